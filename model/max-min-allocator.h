@@ -1,0 +1,44 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INTELLIGENT_NETWORK_MAX_MIN_ALLOCATOR_H
+#define INTELLIGENT_NETWORK_MAX_MIN_ALLOCATOR_H
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/// What one flow consumes: for each resource it uses, bit/s of resource per bit/s of flow rate.
+struct FlowUsage
+{
+    std::vector<std::pair<uint32_t, double>> usage; ///< (resource, coefficient > 0)
+    double maxRate = std::numeric_limits<double>::infinity(); ///< Cap on the flow's own rate.
+};
+
+/**
+ * \ingroup intelligent-network
+ * \brief Weighted max-min fair bandwidth allocation by progressive filling. Pure C++.
+ *
+ * All unfrozen flows grow at the same rate until a resource saturates (sum of coefficient x
+ * rate reaches its capacity) or a flow reaches its own cap; flows on a saturated resource
+ * freeze; repeat. A unicast flow uses coefficient 1 on every directed link of its path; a
+ * multicast flow uses 1 on every tree edge; an aggregation uses k on a link that carries k
+ * members' contributions and its FPGA resource. The one allocator used by the fluid cost model
+ * and by the ns-3 rate controller.
+ */
+class MaxMinAllocator
+{
+  public:
+    /// Rates (bit/s) for \p flows on resources of \p capacity (bit/s). A flow with no usage gets
+    /// its maxRate (which must then be finite).
+    static std::vector<double> Allocate(const std::vector<double>& capacity,
+                                        const std::vector<FlowUsage>& flows);
+};
+
+} // namespace ns3
+
+#endif
