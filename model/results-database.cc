@@ -75,6 +75,7 @@ CREATE TABLE IF NOT EXISTS links(
   capacity_bps REAL NOT NULL,
   bytes INTEGER NOT NULL,
   packets INTEGER NOT NULL,
+  payload_bytes INTEGER NOT NULL,
   busy_s REAL NOT NULL,
   utilization REAL NOT NULL,
   PRIMARY KEY(run_id, link, from_node));
@@ -334,9 +335,10 @@ ResultsDatabase::InsertLink(int64_t runId, const LinkRecord& r)
 {
     Insert("links",
            {"run_id", "link", "kind", "from_node", "to_node", "capacity_bps", "bytes", "packets",
-            "busy_s", "utilization"},
+            "payload_bytes", "busy_s", "utilization"},
            {runId, r.link, r.kind, r.from, r.to, r.capacityBps, static_cast<int64_t>(r.bytes),
-            static_cast<int64_t>(r.packets), r.busyS, r.utilization});
+            static_cast<int64_t>(r.packets), static_cast<int64_t>(r.payloadBytes), r.busyS,
+            r.utilization});
 }
 
 bool

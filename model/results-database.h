@@ -69,6 +69,7 @@ struct LinkRecord
     double capacityBps;
     uint64_t bytes;   ///< Bytes put on the wire (all headers included).
     uint64_t packets;
+    uint64_t payloadBytes; ///< Model bytes among them (segments of models and sums).
     double busyS;     ///< Time spent transmitting.
     double utilization; ///< busyS / simulated duration.
 };

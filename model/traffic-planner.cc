@@ -174,10 +174,76 @@ TrafficPlanner::CliqueFlows(const std::vector<uint32_t>& members) const
     return CliqueFlows(members, m_caps.Mode());
 }
 
+TrafficFlow
+TrafficPlanner::UnicastFlow(uint32_t source, uint32_t receiver) const
+{
+    TrafficFlow f;
+    f.kind = ExchangeMode::UNICAST;
+    f.sources = {source};
+    f.receivers = {receiver};
+    f.down = m_routes.ShortestPath(source, receiver);
+    std::map<uint32_t, double> acc;
+    Charge(m_routes.Graph(), f.down, acc);
+    f.usage = ToUsage(acc);
+    f.latencyS = m_routes.Latency(f.down);
+    return f;
+}
+
+TrafficFlow
+TrafficPlanner::MulticastFlow(uint32_t source, const std::vector<uint32_t>& receivers) const
+{
+    const NetworkGraph& g = m_routes.Graph();
+    TrafficFlow f;
+    f.kind = ExchangeMode::MULTICAST;
+    f.sources = {source};
+    f.receivers = receivers;
+    f.down = m_routes.Tree(source, receivers);
+    std::map<uint32_t, double> acc;
+    Charge(g, f.down, acc);
+    f.usage = ToUsage(acc);
+    auto depth = TreeDepths(g, f.down, source);
+    for (uint32_t r : receivers)
+    {
+        f.latencyS = std::max(f.latencyS, depth.at(r));
+    }
+    return f;
+}
+
+TrafficFlow
+TrafficPlanner::AggregationFlow(const std::vector<uint32_t>& members) const
+{
+    const NetworkGraph& g = m_routes.Graph();
+    TrafficFlow f;
+    f.kind = ExchangeMode::AGGREGATION;
+    f.aggregator = Aggregator(members);
+    auto agg = static_cast<uint32_t>(f.aggregator);
+    f.sources = members;
+    f.receivers = members;
+    std::map<uint32_t, double> acc;
+    double upMax = 0;
+    for (uint32_t m : members)
+    {
+        f.up.push_back(m_routes.ShortestPath(m, agg));
+        Charge(g, f.up.back(), acc);
+        upMax = std::max(upMax, m_routes.Latency(f.up.back()));
+    }
+    f.down = m_routes.Tree(agg, members);
+    Charge(g, f.down, acc);
+    acc[FpgaResource(agg)] += static_cast<double>(members.size());
+    f.usage = ToUsage(acc);
+    auto depth = TreeDepths(g, f.down, agg);
+    double downMax = 0;
+    for (uint32_t m : members)
+    {
+        downMax = std::max(downMax, depth.at(m));
+    }
+    f.latencyS = upMax + m_caps.fpgaLatencyS + downMax;
+    return f;
+}
+
 std::vector<TrafficFlow>
 TrafficPlanner::CliqueFlows(const std::vector<uint32_t>& members, ExchangeMode mode) const
 {
-    const NetworkGraph& g = m_routes.Graph();
     std::vector<TrafficFlow> flows;
     if (members.size() < 2)
     {
@@ -190,77 +256,30 @@ TrafficPlanner::CliqueFlows(const std::vector<uint32_t>& members, ExchangeMode m
         {
             for (uint32_t r : members)
             {
-                if (s == r)
+                if (s != r)
                 {
-                    continue;
+                    flows.push_back(UnicastFlow(s, r));
                 }
-                TrafficFlow f;
-                f.kind = mode;
-                f.sources = {s};
-                f.receivers = {r};
-                f.down = m_routes.ShortestPath(s, r);
-                std::map<uint32_t, double> acc;
-                Charge(g, f.down, acc);
-                f.usage = ToUsage(acc);
-                f.latencyS = m_routes.Latency(f.down);
-                flows.push_back(std::move(f));
             }
         }
         break;
     case ExchangeMode::MULTICAST:
         for (uint32_t s : members)
         {
-            TrafficFlow f;
-            f.kind = mode;
-            f.sources = {s};
+            std::vector<uint32_t> receivers;
             for (uint32_t r : members)
             {
                 if (r != s)
                 {
-                    f.receivers.push_back(r);
+                    receivers.push_back(r);
                 }
             }
-            f.down = m_routes.Tree(s, f.receivers);
-            std::map<uint32_t, double> acc;
-            Charge(g, f.down, acc);
-            f.usage = ToUsage(acc);
-            auto depth = TreeDepths(g, f.down, s);
-            for (uint32_t r : f.receivers)
-            {
-                f.latencyS = std::max(f.latencyS, depth.at(r));
-            }
-            flows.push_back(std::move(f));
+            flows.push_back(MulticastFlow(s, receivers));
         }
         break;
-    case ExchangeMode::AGGREGATION: {
-        TrafficFlow f;
-        f.kind = mode;
-        f.aggregator = Aggregator(members);
-        auto agg = static_cast<uint32_t>(f.aggregator);
-        f.sources = members;
-        f.receivers = members;
-        std::map<uint32_t, double> acc;
-        double upMax = 0;
-        for (uint32_t m : members)
-        {
-            f.up.push_back(m_routes.ShortestPath(m, agg));
-            Charge(g, f.up.back(), acc);
-            upMax = std::max(upMax, m_routes.Latency(f.up.back()));
-        }
-        f.down = m_routes.Tree(agg, members);
-        Charge(g, f.down, acc);
-        acc[FpgaResource(agg)] += static_cast<double>(members.size());
-        f.usage = ToUsage(acc);
-        auto depth = TreeDepths(g, f.down, agg);
-        double downMax = 0;
-        for (uint32_t m : members)
-        {
-            downMax = std::max(downMax, depth.at(m));
-        }
-        f.latencyS = upMax + m_caps.fpgaLatencyS + downMax;
-        flows.push_back(std::move(f));
+    case ExchangeMode::AGGREGATION:
+        flows.push_back(AggregationFlow(members));
         break;
-    }
     }
     return flows;
 }

@@ -60,6 +60,13 @@ class TrafficPlanner
     std::vector<TrafficFlow> CliqueFlows(const std::vector<uint32_t>& members,
                                          ExchangeMode mode) const;
 
+    /// One unicast stream \p source -> \p receiver.
+    TrafficFlow UnicastFlow(uint32_t source, uint32_t receiver) const;
+    /// One multicast stream from \p source to \p receivers along its source tree.
+    TrafficFlow MulticastFlow(uint32_t source, const std::vector<uint32_t>& receivers) const;
+    /// The aggregation stream of \p members (all send to the aggregator, the sum comes back).
+    TrafficFlow AggregationFlow(const std::vector<uint32_t>& members) const;
+
     /// The FPGA device node that aggregates for \p members; throws std::invalid_argument if none.
     uint32_t Aggregator(const std::vector<uint32_t>& members) const;
 

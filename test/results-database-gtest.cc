@@ -34,7 +34,7 @@ WriteOneRun(ResultsDatabase& db, const std::string& key)
     int64_t id = db.InsertRun(run, "complete", 1.5, 0.1);
     db.InsertRound(id, RoundRecord{0, 0, "AMS+FRA", 0.0, 1.0, 2000, 0});
     db.InsertIslandRound(id, IslandRoundRecord{0, "AMS", 0, 0.0, 0.1, 1.0, 1000, 1000, 0});
-    db.InsertLink(id, LinkRecord{"AMS1-FRA1", "private", "AMS1", "FRA1", 1e10, 2100, 3, 0.5, 0.33});
+    db.InsertLink(id, LinkRecord{"AMS1-FRA1", "private", "AMS1", "FRA1", 1e10, 2100, 3, 2000, 0.5, 0.33});
     db.Commit();
     return id;
 }

@@ -1,0 +1,58 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INTELLIGENT_NETWORK_LINK_MONITOR_H
+#define INTELLIGENT_NETWORK_LINK_MONITOR_H
+
+#include "wan-network.h"
+
+#include "ns3/packet.h"
+#include "ns3/results-database.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup intelligent-network
+ * \brief Counts what every link direction transmits: bytes, packets, busy time, and the
+ * model-exchange DATA payload among it.
+ *
+ * Hooks each point-to-point device's PhyTxBegin trace (FlowMonitor ignores multicast, so the
+ * module counts on the devices). Bytes include the PPP, IPv4 and UDP headers.
+ */
+class LinkMonitor
+{
+  public:
+    /// Counters of one direction of one edge.
+    struct Counters
+    {
+        uint64_t bytes = 0;
+        uint64_t packets = 0;
+        uint64_t dataPackets = 0; ///< Packets carrying model segments (DATA/CONTRIBUTION/RESULT).
+        uint64_t dataPayloadBytes = 0; ///< Model bytes carried by them.
+        double busyS = 0;
+    };
+
+    LinkMonitor() = default;
+    LinkMonitor(const LinkMonitor&) = delete;
+    LinkMonitor& operator=(const LinkMonitor&) = delete;
+
+    /// Start counting on every link of \p network (keep the monitor alive while it runs).
+    void Install(const WanNetwork& network);
+    /// Counters of \p edge in the direction leaving graph node \p from.
+    const Counters& Get(uint32_t edge, uint32_t from) const;
+    /// One LinkRecord per link direction that carried anything (all when \p all).
+    std::vector<LinkRecord> Records(double durationS, bool all = false) const;
+
+  private:
+    void OnTx(uint32_t resource, double rateBps, Ptr<const Packet> packet);
+
+    const WanNetwork* m_network = nullptr;
+    std::vector<Counters> m_counters; ///< Indexed by directed resource.
+};
+
+} // namespace ns3
+
+#endif

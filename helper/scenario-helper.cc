@@ -1,0 +1,462 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scenario-helper.h"
+
+#include "ns3/input-error.h"
+#include "ns3/log.h"
+#include "ns3/queue-size.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "ns3/wire-format.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioHelper");
+
+ScenarioHelper::ScenarioHelper() = default;
+ScenarioHelper::~ScenarioHelper() = default;
+
+void
+ScenarioHelper::SetTopology(const Topology& topology)
+{
+    m_topology = topology;
+    m_haveTopology = true;
+}
+
+void
+ScenarioHelper::SetGraphOptions(const NetworkGraphOptions& options)
+{
+    m_graphOptions = options;
+}
+
+void
+ScenarioHelper::SetSchedule(const Schedule& schedule)
+{
+    m_schedule = schedule;
+    m_haveSchedule = true;
+}
+
+void
+ScenarioHelper::SetCapabilities(const NetworkCapabilities& capabilities)
+{
+    m_caps = capabilities;
+}
+
+void
+ScenarioHelper::SetIslandAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_islandHelper.SetAttribute(name, value);
+}
+
+void
+ScenarioHelper::SetRounds(uint32_t rounds)
+{
+    m_rounds = rounds;
+}
+
+void
+ScenarioHelper::SetMtu(uint16_t mtu)
+{
+    m_mtu = mtu;
+}
+
+void
+ScenarioHelper::SetLossRate(double rate)
+{
+    if (rate < 0 || rate >= 1)
+    {
+        throw std::invalid_argument("loss rate must be in [0, 1)");
+    }
+    m_lossRate = rate;
+}
+
+void
+ScenarioHelper::SetRateControl(bool on)
+{
+    m_rateControl = on;
+}
+
+void
+ScenarioHelper::SetBarrier(bool on)
+{
+    m_barrier = on;
+}
+
+void
+ScenarioHelper::SetMaxSimTime(Time limit)
+{
+    m_maxSimTime = limit;
+}
+
+void
+ScenarioHelper::SetRandomStream(int64_t stream)
+{
+    m_stream = stream;
+}
+
+std::vector<IslandRoundPlan>
+ScenarioHelper::PlanFor(uint32_t island) const
+{
+    const std::string& city = m_graph->Nodes()[island].name;
+    std::vector<IslandRoundPlan> plans;
+    for (std::size_t p = 0; p < m_schedule.Period(); ++p)
+    {
+        IslandRoundPlan plan;
+        plan.mode = m_caps.Mode();
+        plan.clique = m_schedule.CliqueIndex(p, city);
+        if (plan.clique >= 0)
+        {
+            for (const auto& member : m_schedule.RoundAt(p).cliques[plan.clique])
+            {
+                uint32_t id = m_graph->IslandNode(member);
+                if (id != island)
+                {
+                    plan.peers.push_back(id);
+                }
+            }
+        }
+        plans.push_back(plan);
+    }
+    return plans;
+}
+
+void
+ScenarioHelper::Build()
+{
+    if (m_built)
+    {
+        return;
+    }
+    if (!m_haveTopology || !m_haveSchedule)
+    {
+        throw std::invalid_argument("ScenarioHelper: set a topology and a schedule first");
+    }
+    if (m_rounds == 0)
+    {
+        throw std::invalid_argument("ScenarioHelper: rounds must be at least 1");
+    }
+    m_graph = std::make_unique<NetworkGraph>(NetworkGraph::FromTopology(m_topology, m_graphOptions));
+    m_schedule.Validate(m_graph->IslandCities());
+    m_routes = std::make_unique<RoutePlanner>(*m_graph);
+    m_traffic = std::make_unique<TrafficPlanner>(*m_routes, m_caps);
+
+    for (const auto& city : m_schedule.Cities())
+    {
+        m_islandIds.push_back(m_graph->IslandNode(city));
+    }
+    std::sort(m_islandIds.begin(), m_islandIds.end());
+    for (uint32_t a : m_islandIds)
+    {
+        for (uint32_t b : m_islandIds)
+        {
+            if (!m_routes->Reachable(a, b))
+            {
+                throw std::invalid_argument("islands " + m_graph->Nodes()[a].name + " and " +
+                                            m_graph->Nodes()[b].name +
+                                            " cannot reach each other in the topology");
+            }
+        }
+    }
+    if (m_caps.Mode() != ExchangeMode::UNICAST)
+    {
+        throw std::invalid_argument("ScenarioHelper: only unicast exchanges are implemented");
+    }
+
+    WanNetworkHelper wan;
+    wan.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+    wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
+    m_network = std::make_unique<WanNetwork>(wan.Install(*m_graph));
+    WanNetworkHelper::InstallRoutes(*m_network, *m_routes);
+    WanNetworkHelper::SetLossRate(*m_network, m_lossRate, m_stream);
+
+    m_islandHelper.SetAttribute("Rounds", UintegerValue(m_rounds));
+    if (m_rateControl)
+    {
+        m_controller = CreateObject<RateController>();
+        m_controller->SetCapacities(m_traffic->Capacities());
+    }
+    for (uint32_t id : m_islandIds)
+    {
+        ApplicationContainer c = m_islandHelper.Install(m_network->GetNode(id), id);
+        Ptr<TrainingIsland> app = DynamicCast<TrainingIsland>(c.Get(0));
+        if (id == m_islandIds.front())
+        {
+            UintegerValue seg;
+            app->GetAttribute("SegmentSize", seg);
+            if (WireFormat::IpBytes(seg.Get()) > m_mtu)
+            {
+                throw std::invalid_argument(
+                    "SegmentSize " + std::to_string(seg.Get()) + " needs IP packets of " +
+                    std::to_string(WireFormat::IpBytes(seg.Get())) + " bytes, more than the MTU " +
+                    std::to_string(m_mtu) + " (largest segment: " +
+                    std::to_string(WireFormat::MaxPayload(m_mtu)) + ")");
+            }
+        }
+        app->SetDirectory(m_network->IslandDirectory());
+        std::vector<IslandRoundPlan> plan = PlanFor(id);
+        app->SetPlan(plan);
+        double rtt = 0;
+        for (const auto& p : plan)
+        {
+            for (uint32_t peer : p.peers)
+            {
+                rtt = std::max(rtt, 2 * m_routes->PathLatency(id, peer));
+            }
+        }
+        app->SetRttHint(Seconds(rtt + 1e-3));
+        if (m_controller)
+        {
+            const TrafficPlanner* traffic = m_traffic.get();
+            app->SetRateController(m_controller,
+                                   [traffic, id](const IslandRoundPlan& p, uint32_t tag) {
+                                       if (tag == TrainingIsland::GROUP_TAG)
+                                       {
+                                           return traffic->MulticastFlow(id, p.peers).usage;
+                                       }
+                                       return traffic->UnicastFlow(id, tag).usage;
+                                   });
+        }
+        if (m_barrier)
+        {
+            app->SetRoundGate(MakeCallback(&ScenarioHelper::OnRoundGate, this));
+        }
+        ConnectTraces(app, id);
+        app->SetStartTime(Seconds(0));
+        m_apps.Add(app);
+        m_appOf[id] = app;
+    }
+    m_monitor = std::make_unique<LinkMonitor>();
+    m_monitor->Install(*m_network);
+    m_built = true;
+}
+
+void
+ScenarioHelper::ConnectTraces(Ptr<TrainingIsland> app, uint32_t island)
+{
+    app->TraceConnectWithoutContext(
+        "RoundStarted",
+        Callback<void, uint32_t>([this, island](uint32_t round) {
+            m_stats[{island, round}].start = Simulator::Now().GetSeconds();
+        }));
+    app->TraceConnectWithoutContext(
+        "ComputeFinished",
+        Callback<void, uint32_t>([this, island](uint32_t round) {
+            m_stats[{island, round}].computeEnd = Simulator::Now().GetSeconds();
+        }));
+    app->TraceConnectWithoutContext(
+        "RoundFinished",
+        Callback<void, uint32_t, Time, Time>([this, island](uint32_t round, Time, Time end) {
+            m_stats[{island, round}].end = end.GetSeconds();
+        }));
+    app->TraceConnectWithoutContext(
+        "SegmentSent",
+        Callback<void, uint32_t, uint32_t, uint32_t, uint32_t, bool>(
+            [this, island](uint32_t round, uint32_t, uint32_t, uint32_t bytes, bool retx) {
+                IslandRoundStats& s = m_stats[{island, round}];
+                s.sent += bytes;
+                if (retx)
+                {
+                    s.retxSegments += 1;
+                    s.retxBytes += bytes;
+                }
+            }));
+    app->TraceConnectWithoutContext(
+        "SegmentReceived",
+        Callback<void, uint32_t, uint32_t, uint32_t, uint32_t, Ptr<const Packet>>(
+            [this, island](uint32_t round, uint32_t, uint32_t, uint32_t bytes, Ptr<const Packet>) {
+                m_stats[{island, round}].received += bytes;
+            }));
+    app->TraceConnectWithoutContext("AllRoundsFinished",
+                                    MakeCallback(&ScenarioHelper::OnIslandFinished, this));
+}
+
+void
+ScenarioHelper::OnRoundGate(uint32_t island, uint32_t round)
+{
+    uint32_t done = ++m_gateCount[round];
+    if (done == m_islandIds.size())
+    {
+        NS_LOG_INFO("round " << round << " done by all islands at "
+                             << Simulator::Now().As(Time::S));
+        for (const auto& [id, app] : m_appOf)
+        {
+            app->ReleaseRound(round + 1);
+        }
+    }
+}
+
+void
+ScenarioHelper::OnIslandFinished()
+{
+    ++m_finishedIslands;
+    m_lastFinish = Simulator::Now().GetSeconds();
+    if (m_finishedIslands == m_islandIds.size())
+    {
+        Simulator::Stop();
+    }
+}
+
+ScenarioResult
+ScenarioHelper::Run()
+{
+    Build();
+    Simulator::Stop(m_maxSimTime);
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return Collect(wall);
+}
+
+ScenarioResult
+ScenarioHelper::Collect(double wallS) const
+{
+    ScenarioResult r;
+    r.wallTimeS = wallS;
+    r.complete = m_finishedIslands == m_islandIds.size();
+    r.simTimeS = r.complete ? m_lastFinish : Simulator::Now().GetSeconds();
+    if (!r.complete)
+    {
+        std::ostringstream os;
+        os << "not every island finished within " << m_maxSimTime.GetSeconds()
+           << " s of simulated time:";
+        for (const auto& [id, app] : m_appOf)
+        {
+            if (!app->IsFinished())
+            {
+                os << " " << m_graph->Nodes()[id].name << " (round "
+                   << app->GetRoundsCompleted() << ")";
+            }
+        }
+        r.error = os.str();
+    }
+    for (const auto& [key, s] : m_stats)
+    {
+        if (s.end <= 0 && key.round >= m_appOf.at(key.island)->GetRoundsCompleted())
+        {
+            continue; // round never finished
+        }
+        const std::string& city = m_graph->Nodes()[key.island].name;
+        r.islandRounds.push_back(IslandRoundRecord{key.round,
+                                                   city,
+                                                   m_schedule.CliqueIndex(key.round, city),
+                                                   s.start,
+                                                   s.computeEnd,
+                                                   s.end,
+                                                   s.sent,
+                                                   s.received,
+                                                   s.retxSegments});
+    }
+    uint32_t rounds = m_rounds;
+    for (uint32_t round = 0; round < rounds; ++round)
+    {
+        const auto& cliques = m_schedule.RoundAt(round).cliques;
+        for (uint32_t c = 0; c < cliques.size(); ++c)
+        {
+            RoundRecord rec{round, c, "", std::numeric_limits<double>::infinity(), 0, 0, 0};
+            bool finished = true;
+            for (const auto& city : cliques[c])
+            {
+                rec.members += (rec.members.empty() ? "" : "+") + city;
+                auto it = m_stats.find({m_graph->IslandNode(city), round});
+                if (it == m_stats.end() || it->second.end <= 0)
+                {
+                    finished = false;
+                    continue;
+                }
+                rec.startS = std::min(rec.startS, it->second.start);
+                rec.endS = std::max(rec.endS, it->second.end);
+                rec.bytes += it->second.sent;
+                rec.retransmittedBytes += it->second.retxBytes;
+            }
+            if (finished)
+            {
+                r.rounds.push_back(rec);
+            }
+        }
+    }
+    r.links = m_monitor->Records(r.simTimeS);
+    r.events = Simulator::GetEventCount();
+    return r;
+}
+
+const NetworkGraph&
+ScenarioHelper::GetGraph() const
+{
+    return *m_graph;
+}
+
+const RoutePlanner&
+ScenarioHelper::GetRoutes() const
+{
+    return *m_routes;
+}
+
+const TrafficPlanner&
+ScenarioHelper::GetTraffic() const
+{
+    return *m_traffic;
+}
+
+const WanNetwork&
+ScenarioHelper::GetNetwork() const
+{
+    return *m_network;
+}
+
+const LinkMonitor&
+ScenarioHelper::GetLinkMonitor() const
+{
+    return *m_monitor;
+}
+
+const Schedule&
+ScenarioHelper::GetSchedule() const
+{
+    return m_schedule;
+}
+
+const NetworkCapabilities&
+ScenarioHelper::GetCapabilities() const
+{
+    return m_caps;
+}
+
+std::vector<std::string>
+ScenarioHelper::GetIslandCities() const
+{
+    std::vector<std::string> out;
+    for (uint32_t id : m_islandIds)
+    {
+        out.push_back(m_graph->Nodes()[id].name);
+    }
+    return out;
+}
+
+ApplicationContainer
+ScenarioHelper::GetIslands() const
+{
+    return m_apps;
+}
+
+Ptr<TrainingIsland>
+ScenarioHelper::GetIsland(const std::string& city) const
+{
+    auto it = m_appOf.find(m_graph->IslandNode(city));
+    return it == m_appOf.end() ? nullptr : it->second;
+}
+
+Ptr<RateController>
+ScenarioHelper::GetRateController() const
+{
+    return m_controller;
+}
+
+} // namespace ns3

@@ -1,0 +1,158 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INTELLIGENT_NETWORK_SCENARIO_HELPER_H
+#define INTELLIGENT_NETWORK_SCENARIO_HELPER_H
+
+#include "link-monitor.h"
+#include "training-island-helper.h"
+#include "wan-network-helper.h"
+#include "wan-network.h"
+
+#include "ns3/application-container.h"
+#include "ns3/network-capabilities.h"
+#include "ns3/network-graph.h"
+#include "ns3/nstime.h"
+#include "ns3/rate-controller.h"
+#include "ns3/route-planner.h"
+#include "ns3/scenario-result.h"
+#include "ns3/schedule.h"
+#include "ns3/topology.h"
+#include "ns3/traffic-planner.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup intelligent-network
+ * \brief Builds a whole experiment from a Topology and a Schedule and runs it.
+ *
+ * Build(): NetworkGraph from the topology -> RoutePlanner -> TrafficPlanner (capabilities) ->
+ * ns-3 network (WanNetworkHelper: nodes, links, static routes, loss) -> one TrainingIsland per
+ * city of the schedule, each given its per-round plan -> RateController (network-assisted
+ * max-min rates, on by default) -> LinkMonitor. Run(): simulates until every island finished
+ * every round (or MaxSimTime) and returns a ScenarioResult for the ResultsDatabase.
+ *
+ * Rounds are barrier-synchronised by default (round r+1 starts on every island when the last
+ * island finished round r), which is the semantics of the fluid CostModel; SetBarrier(false)
+ * lets each island move on as soon as its own clique is done.
+ *
+ * Configuration errors (unknown city in the schedule, islands that cannot reach each other,
+ * segment larger than the MTU, no FPGA for a clique) throw from Build() with a clear message.
+ */
+class ScenarioHelper
+{
+  public:
+    ScenarioHelper();
+    ~ScenarioHelper();
+    ScenarioHelper(const ScenarioHelper&) = delete;
+    ScenarioHelper& operator=(const ScenarioHelper&) = delete;
+
+    void SetTopology(const Topology& topology);
+    void SetGraphOptions(const NetworkGraphOptions& options);
+    void SetSchedule(const Schedule& schedule);
+    void SetCapabilities(const NetworkCapabilities& capabilities);
+    /// Set an attribute of every TrainingIsland (ModelBytes, SegmentSize, ComputeTime, ...).
+    void SetIslandAttribute(const std::string& name, const AttributeValue& value);
+    /// Number of rounds to simulate (the schedule's period repeats).
+    void SetRounds(uint32_t rounds);
+    /// MTU of every link (default 9000).
+    void SetMtu(uint16_t mtu);
+    /// Random packet loss on every link direction (RateErrorModel, per packet).
+    void SetLossRate(double rate);
+    /// Network-assisted max-min rates (default on); off: islands split their SendRate.
+    void SetRateControl(bool on);
+    /// Barrier-synchronised rounds (default on).
+    void SetBarrier(bool on);
+    /// Safety limit of simulated time (default 1e5 s); hitting it makes the run incomplete.
+    void SetMaxSimTime(Time limit);
+    /// First random stream number used by the loss models.
+    void SetRandomStream(int64_t stream);
+
+    /// Create everything. Throws InputError / std::invalid_argument on bad configuration.
+    void Build();
+    /// Build if needed, simulate, and return the measurements. Does not destroy the simulator.
+    ScenarioResult Run();
+
+    const NetworkGraph& GetGraph() const;
+    const RoutePlanner& GetRoutes() const;
+    const TrafficPlanner& GetTraffic() const;
+    const WanNetwork& GetNetwork() const;
+    const LinkMonitor& GetLinkMonitor() const;
+    const Schedule& GetSchedule() const;
+    const NetworkCapabilities& GetCapabilities() const;
+    /// City codes of the islands that run (the schedule's cities), in graph order.
+    std::vector<std::string> GetIslandCities() const;
+    ApplicationContainer GetIslands() const;
+    Ptr<TrainingIsland> GetIsland(const std::string& city) const;
+    Ptr<RateController> GetRateController() const;
+
+  private:
+    struct IslandRoundKey
+    {
+        uint32_t island;
+        uint32_t round;
+
+        bool operator<(const IslandRoundKey& o) const
+        {
+            return island < o.island || (island == o.island && round < o.round);
+        }
+    };
+
+    struct IslandRoundStats
+    {
+        double start = 0;
+        double computeEnd = 0;
+        double end = 0;
+        uint64_t sent = 0;
+        uint64_t received = 0;
+        uint64_t retxSegments = 0;
+        uint64_t retxBytes = 0;
+    };
+
+    std::vector<IslandRoundPlan> PlanFor(uint32_t island) const;
+    void ConnectTraces(Ptr<TrainingIsland> app, uint32_t island);
+    void OnRoundGate(uint32_t island, uint32_t round);
+    void OnIslandFinished();
+    ScenarioResult Collect(double wallS) const;
+
+    Topology m_topology;
+    bool m_haveTopology = false;
+    NetworkGraphOptions m_graphOptions;
+    Schedule m_schedule;
+    bool m_haveSchedule = false;
+    NetworkCapabilities m_caps;
+    TrainingIslandHelper m_islandHelper;
+    uint32_t m_rounds = 1;
+    uint16_t m_mtu = 9000;
+    double m_lossRate = 0;
+    bool m_rateControl = true;
+    bool m_barrier = true;
+    Time m_maxSimTime = Seconds(1e5);
+    int64_t m_stream = 1000;
+
+    bool m_built = false;
+    std::unique_ptr<NetworkGraph> m_graph;
+    std::unique_ptr<RoutePlanner> m_routes;
+    std::unique_ptr<TrafficPlanner> m_traffic;
+    std::unique_ptr<WanNetwork> m_network;
+    std::unique_ptr<LinkMonitor> m_monitor;
+    Ptr<RateController> m_controller;
+    std::vector<uint32_t> m_islandIds; ///< Graph ids of the running islands.
+    ApplicationContainer m_apps;
+    std::map<uint32_t, Ptr<TrainingIsland>> m_appOf;
+
+    std::map<uint32_t, uint32_t> m_gateCount; ///< round -> islands that finished it
+    uint32_t m_finishedIslands = 0;
+    double m_lastFinish = 0;
+    std::map<IslandRoundKey, IslandRoundStats> m_stats;
+};
+
+} // namespace ns3
+
+#endif

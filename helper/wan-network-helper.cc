@@ -1,0 +1,161 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "wan-network-helper.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/error-model.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-list-routing-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/point-to-point-channel.h"
+#include "ns3/queue.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/pointer.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanNetworkHelper");
+
+WanNetworkHelper::WanNetworkHelper()
+{
+    m_deviceFactory.SetTypeId("ns3::PointToPointNetDevice");
+    m_queueFactory.SetTypeId("ns3::DropTailQueue<Packet>");
+}
+
+void
+WanNetworkHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+WanNetworkHelper::SetQueue(const std::string& type,
+                           const std::string& name,
+                           const AttributeValue& value)
+{
+    m_queueFactory.SetTypeId(type);
+    if (!name.empty())
+    {
+        m_queueFactory.Set(name, value);
+    }
+}
+
+WanNetwork
+WanNetworkHelper::Install(const NetworkGraph& graph) const
+{
+    WanNetwork net;
+    net.m_graph = graph;
+    net.m_nodes.Create(graph.NodeCount());
+
+    InternetStackHelper internet;
+    Ipv4StaticRoutingHelper staticRouting;
+    Ipv4ListRoutingHelper list;
+    list.Add(staticRouting, 0);
+    internet.SetRoutingHelper(list);
+    internet.SetIpv6StackInstall(false);
+    internet.Install(net.m_nodes);
+
+    Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.252");
+    for (uint32_t e = 0; e < graph.EdgeCount(); ++e)
+    {
+        const GraphEdge& edge = graph.Edges()[e];
+        WanNetwork::EdgeLink link;
+        Ptr<PointToPointChannel> channel = CreateObject<PointToPointChannel>();
+        channel->SetAttribute("Delay", TimeValue(Seconds(edge.latencyS)));
+        NetDeviceContainer devices;
+        uint32_t ends[2] = {edge.a, edge.b};
+        for (int side = 0; side < 2; ++side)
+        {
+            Ptr<Node> node = net.m_nodes.Get(ends[side]);
+            Ptr<PointToPointNetDevice> dev = m_deviceFactory.Create<PointToPointNetDevice>();
+            dev->SetAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(
+                                              edge.capacityBps))));
+            dev->SetAddress(Mac48Address::Allocate());
+            node->AddDevice(dev);
+            dev->SetQueue(m_queueFactory.Create<Queue<Packet>>());
+            dev->Attach(channel);
+            devices.Add(dev);
+            link.device[side] = dev;
+        }
+        Ipv4InterfaceContainer ifs = addresses.Assign(devices);
+        addresses.NewNetwork();
+        for (int side = 0; side < 2; ++side)
+        {
+            link.interface[side] = ifs.Get(side).second;
+            link.address[side] = ifs.GetAddress(side);
+        }
+        net.m_edges.push_back(link);
+    }
+    // An island's address is the address of its first interface.
+    for (uint32_t i = 0; i < graph.IslandCount(); ++i)
+    {
+        Ipv4Address found;
+        bool have = false;
+        for (uint32_t e = 0; e < graph.EdgeCount() && !have; ++e)
+        {
+            const GraphEdge& edge = graph.Edges()[e];
+            if (edge.a == i || edge.b == i)
+            {
+                found = net.AddressOn(e, i);
+                have = true;
+            }
+        }
+        NS_ABORT_MSG_UNLESS(have, "island " << graph.Nodes()[i].name << " has no link at all");
+        net.m_islandAddresses.push_back(found);
+    }
+    return net;
+}
+
+void
+WanNetworkHelper::InstallRoutes(const WanNetwork& network, const RoutePlanner& routes)
+{
+    const NetworkGraph& g = network.Graph();
+    Ipv4StaticRoutingHelper helper;
+    for (uint32_t n = 0; n < g.NodeCount(); ++n)
+    {
+        Ptr<Ipv4StaticRouting> table =
+            helper.GetStaticRouting(network.GetNode(n)->GetObject<Ipv4>());
+        for (uint32_t d = 0; d < g.IslandCount(); ++d)
+        {
+            RoutePlanner::Hop hop;
+            if (!routes.NextHop(n, d, hop))
+            {
+                continue;
+            }
+            table->AddHostRouteTo(network.IslandAddress(d),
+                                  network.AddressOn(hop.edge, hop.to),
+                                  network.InterfaceOn(hop.edge, n));
+        }
+    }
+}
+
+int64_t
+WanNetworkHelper::SetLossRate(const WanNetwork& network, double rate, int64_t stream)
+{
+    NS_ABORT_MSG_IF(rate < 0 || rate >= 1, "loss rate must be in [0, 1), got " << rate);
+    int64_t used = 0;
+    if (rate == 0)
+    {
+        return used;
+    }
+    for (uint32_t e = 0; e < network.Graph().EdgeCount(); ++e)
+    {
+        for (int side = 0; side < 2; ++side)
+        {
+            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+            em->SetAttribute("ErrorRate", DoubleValue(rate));
+            em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+            used += em->AssignStreams(stream + used);
+            network.Edge(e).device[side]->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        }
+    }
+    return used;
+}
+
+} // namespace ns3

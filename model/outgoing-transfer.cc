@@ -1,0 +1,147 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "outgoing-transfer.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace ns3
+{
+
+OutgoingTransfer::OutgoingTransfer(uint32_t count, const std::vector<uint32_t>& receivers)
+    : m_count(count),
+      m_queued(count, false),
+      m_lastSent(count, -std::numeric_limits<double>::infinity())
+{
+    if (count == 0 || receivers.empty())
+    {
+        throw std::invalid_argument("outgoing transfer needs segments and receivers");
+    }
+    for (uint32_t r : receivers)
+    {
+        m_cumulative[r] = 0;
+    }
+}
+
+uint32_t
+OutgoingTransfer::Count() const
+{
+    return m_count;
+}
+
+bool
+OutgoingTransfer::Next(double now, uint32_t& seq, bool& retransmission)
+{
+    while (!m_retransmit.empty())
+    {
+        uint32_t s = m_retransmit.front();
+        m_retransmit.pop_front();
+        m_queued[s] = false;
+        // Skip segments every receiver has acknowledged meanwhile.
+        bool needed = false;
+        for (const auto& [r, cum] : m_cumulative)
+        {
+            needed = needed || cum <= s;
+        }
+        if (!needed)
+        {
+            continue;
+        }
+        seq = s;
+        retransmission = true;
+        m_lastSent[s] = now;
+        ++m_retransmissions;
+        return true;
+    }
+    if (m_nextNew < m_count)
+    {
+        seq = m_nextNew++;
+        retransmission = false;
+        m_lastSent[seq] = now;
+        return true;
+    }
+    return false;
+}
+
+bool
+OutgoingTransfer::OnAck(uint32_t receiver,
+                        uint32_t cumulative,
+                        const std::vector<Range>& nacks,
+                        double now,
+                        double guardS)
+{
+    auto it = m_cumulative.find(receiver);
+    if (it == m_cumulative.end())
+    {
+        return false;
+    }
+    bool progress = false;
+    cumulative = std::min(cumulative, m_count);
+    if (cumulative > it->second)
+    {
+        it->second = cumulative;
+        progress = true;
+    }
+    for (const auto& [first, length] : nacks)
+    {
+        uint64_t end = std::min<uint64_t>(static_cast<uint64_t>(first) + length, m_nextNew);
+        for (uint64_t s = std::max(first, it->second); s < end; ++s)
+        {
+            if (!m_queued[s] && now - m_lastSent[s] >= guardS)
+            {
+                m_queued[s] = true;
+                m_retransmit.push_back(static_cast<uint32_t>(s));
+            }
+        }
+    }
+    return progress;
+}
+
+bool
+OutgoingTransfer::AllNewSent() const
+{
+    return m_nextNew >= m_count;
+}
+
+bool
+OutgoingTransfer::Complete() const
+{
+    for (const auto& [r, cum] : m_cumulative)
+    {
+        if (cum < m_count)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+OutgoingTransfer::HasQueuedRetransmissions() const
+{
+    return !m_retransmit.empty();
+}
+
+std::vector<uint32_t>
+OutgoingTransfer::PendingReceivers() const
+{
+    std::vector<uint32_t> out;
+    for (const auto& [r, cum] : m_cumulative)
+    {
+        if (cum < m_count)
+        {
+            out.push_back(r);
+        }
+    }
+    return out;
+}
+
+uint64_t
+OutgoingTransfer::Retransmissions() const
+{
+    return m_retransmissions;
+}
+
+} // namespace ns3

@@ -1,0 +1,78 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INTELLIGENT_NETWORK_RATE_CONTROLLER_H
+#define INTELLIGENT_NETWORK_RATE_CONTROLLER_H
+
+#include "max-min-allocator.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup intelligent-network
+ * \brief Network-assisted rate control: the network tells every stream its max-min fair rate.
+ *
+ * Senders register a stream with what it consumes (a FlowUsage built by the TrafficPlanner,
+ * the same one the fluid CostModel uses) and a callback; whenever the set of active streams
+ * changes, the controller re-runs MaxMinAllocator over all of them (once per simulated instant)
+ * and pushes the new rates. A stream is released when its last new segment leaves. This models
+ * a centrally scheduled WAN (the "intelligent network" allocating bandwidth per schedule) and
+ * keeps paced UDP senders from overrunning shared links; without a controller, islands split
+ * their own SendRate.
+ */
+class RateController : public Object
+{
+  public:
+    /// Receives a stream's rate in bit/s (wire bytes, all headers included).
+    using RateCallback = Callback<void, double>;
+
+    static TypeId GetTypeId();
+    RateController();
+    ~RateController() override;
+
+    /// Capacity (bit/s) of every resource (TrafficPlanner::Capacities()).
+    void SetCapacities(const std::vector<double>& capacities);
+    const std::vector<double>& GetCapacities() const;
+
+    /// Register a stream; its rate arrives through \p setRate (at the same simulated instant).
+    uint64_t Register(const FlowUsage& usage, RateCallback setRate);
+    /// Remove a stream; the others are re-rated.
+    void Release(uint64_t id);
+    /// Number of registered streams.
+    std::size_t ActiveStreams() const;
+    /// The last rate given to stream \p id (0 if unknown).
+    double GetRate(uint64_t id) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void ScheduleRecompute();
+    void Recompute();
+
+    struct Stream
+    {
+        FlowUsage usage;
+        RateCallback setRate;
+        double rate = -1;
+    };
+
+    std::vector<double> m_capacities;
+    std::map<uint64_t, Stream> m_streams;
+    uint64_t m_nextId = 1;
+    EventId m_recompute;
+    TracedCallback<uint32_t> m_ratesUpdated;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INTELLIGENT_NETWORK_SCENARIO_RESULT_H
+#define INTELLIGENT_NETWORK_SCENARIO_RESULT_H
+
+#include "results-database.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup intelligent-network
+ * \brief What one simulated run measured: rounds, islands, links. Pure C++ value.
+ */
+struct ScenarioResult
+{
+    bool complete = false;   ///< Every island finished every round.
+    std::string error;       ///< Why not, when not complete.
+    double simTimeS = 0;     ///< Simulated time when the last island finished.
+    double wallTimeS = 0;    ///< Wall-clock time of the simulation.
+    uint64_t events = 0;     ///< Simulator events executed.
+    std::vector<RoundRecord> rounds;
+    std::vector<IslandRoundRecord> islandRounds;
+    std::vector<LinkRecord> links;
+
+    /// Duration of round \p round: latest member end minus earliest member start.
+    double RoundDuration(uint32_t round) const;
+    /// Write the run and all its rows in one transaction; returns the run id.
+    int64_t Write(ResultsDatabase& db, const RunRecord& run) const;
+    /// Print the per-round summary table.
+    void PrintRoundTable(std::ostream& os) const;
+    /// Print the busiest links.
+    void PrintLinkTable(std::ostream& os, std::size_t top = 10) const;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INTELLIGENT_NETWORK_TEST_UTIL_H
+#define INTELLIGENT_NETWORK_TEST_UTIL_H
+
+// Helpers shared by the module's ns-3 TestSuites.
+
+#include "ns3/topology.h"
+#include "ns3/wire-format.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace intelligent_network_test
+{
+
+/// A chain of cities C0 - C1 - ... with one device each; link i joins devices i and i+1.
+inline Topology
+ChainTopology(const std::vector<double>& ratesBps,
+              const std::vector<double>& latenciesS,
+              double edgeBps = 1e12)
+{
+    Topology t("chain");
+    for (std::size_t i = 0; i <= ratesBps.size(); ++i)
+    {
+        std::string c = "C" + std::to_string(i);
+        t.AddCity(City{c, c, 0.0, 0.0});
+        t.AddDevice(Device{c + "D", c, edgeBps, ""});
+    }
+    for (std::size_t i = 0; i < ratesBps.size(); ++i)
+    {
+        t.AddLink(TopologyLink{LinkKind::PRIVATE,
+                               "C" + std::to_string(i) + "D",
+                               "C" + std::to_string(i + 1) + "D",
+                               latenciesS[i],
+                               ratesBps[i]});
+    }
+    return t;
+}
+
+/// Analytic time for \p modelBytes in segments of \p segment payload bytes to cross a path of
+/// hops (rate, latency), paced at the bottleneck: all but the last segment leave back to back
+/// at the bottleneck rate; the last one is stored and forwarded on every hop.
+inline double
+PacedTransferTime(uint64_t modelBytes,
+                  uint32_t segment,
+                  const std::vector<double>& hopRates,
+                  const std::vector<double>& hopLatencies)
+{
+    double bottleneck = hopRates[0];
+    for (double r : hopRates)
+    {
+        bottleneck = std::min(bottleneck, r);
+    }
+    uint64_t n = (modelBytes + segment - 1) / segment;
+    uint64_t lastPayload = modelBytes - (n - 1) * segment;
+    double wireBefore = static_cast<double>((n - 1) * WireFormat::WireBytes(segment));
+    double t = wireBefore * 8 / bottleneck;
+    for (std::size_t h = 0; h < hopRates.size(); ++h)
+    {
+        t += WireFormat::WireBytes(lastPayload) * 8.0 / hopRates[h] + hopLatencies[h];
+    }
+    return t;
+}
+
+} // namespace intelligent_network_test
+} // namespace ns3
+
+#endif
