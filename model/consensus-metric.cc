@@ -1,0 +1,285 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "consensus-metric.h"
+
+#include "input-error.h"
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+namespace ns3
+{
+
+ConsensusMetric::ConsensusMetric(std::size_t islands, uint64_t seed, double target,
+                                 std::size_t maxRounds)
+    : m_n(islands)
+    , m_target(target)
+    , m_maxRounds(maxRounds)
+    , m_start(islands)
+{
+    if (islands == 0)
+    {
+        throw std::invalid_argument("consensus metric: needs at least one island");
+    }
+    if (!(target > 0 && target < 1))
+    {
+        throw std::invalid_argument("consensus metric: the error target must be in (0, 1)");
+    }
+    // Portable uniform draws: the top 53 bits of mt19937_64, scaled to [-1, 1).
+    std::mt19937_64 rng(seed);
+    for (std::size_t i = 0; i < islands; ++i)
+    {
+        m_start[i] = 2.0 * static_cast<double>(rng() >> 11) * 0x1.0p-53 - 1.0;
+    }
+}
+
+std::size_t
+ConsensusMetric::Islands() const
+{
+    return m_n;
+}
+
+double
+ConsensusMetric::Target() const
+{
+    return m_target;
+}
+
+const Eigen::VectorXd&
+ConsensusMetric::Start() const
+{
+    return m_start;
+}
+
+Eigen::MatrixXd
+ConsensusMetric::MixingMatrix(const IndexRound& round) const
+{
+    Eigen::MatrixXd w = Eigen::MatrixXd::Identity(m_n, m_n);
+    std::vector<bool> seen(m_n, false);
+    for (const auto& clique : round)
+    {
+        for (uint32_t i : clique)
+        {
+            if (i >= m_n || seen[i])
+            {
+                throw std::invalid_argument("consensus metric: island index " + std::to_string(i) +
+                                            " is out of range or in two cliques of a round");
+            }
+            seen[i] = true;
+        }
+        double share = 1.0 / static_cast<double>(clique.size());
+        for (uint32_t i : clique)
+        {
+            w(i, i) = 0;
+            for (uint32_t j : clique)
+            {
+                w(i, j) = share;
+            }
+        }
+    }
+    return w;
+}
+
+Eigen::MatrixXd
+ConsensusMetric::PeriodProduct(const std::vector<IndexRound>& rounds) const
+{
+    Eigen::MatrixXd p = Eigen::MatrixXd::Identity(m_n, m_n);
+    for (const auto& r : rounds)
+    {
+        p = MixingMatrix(r) * p;
+    }
+    return p;
+}
+
+double
+ConsensusMetric::PeriodNorm(const std::vector<IndexRound>& rounds) const
+{
+    Eigen::MatrixXd a = PeriodProduct(rounds);
+    a.array() -= 1.0 / static_cast<double>(m_n);
+    if (m_n == 1)
+    {
+        return 0;
+    }
+    // Largest eigenvalue of the symmetric A^T A is cheaper than an SVD; it loses relative
+    // accuracy only for tiny norms, which the SVD then settles.
+    Eigen::MatrixXd ata = a.transpose() * a;
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(ata, Eigen::EigenvaluesOnly);
+    double norm = std::sqrt(std::max(0.0, eig.eigenvalues().maxCoeff()));
+    if (norm > 1e-6)
+    {
+        return norm;
+    }
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(a);
+    return svd.singularValues()(0);
+}
+
+double
+ConsensusMetric::Error(const Eigen::VectorXd& x) const
+{
+    double mean = m_start.mean();
+    double base = (m_start.array() - mean).matrix().norm();
+    if (base == 0)
+    {
+        return 0;
+    }
+    return (x.array() - mean).matrix().norm() / base;
+}
+
+void
+ConsensusMetric::Apply(const IndexRound& round, Eigen::VectorXd& x)
+{
+    for (const auto& clique : round)
+    {
+        if (clique.size() < 2)
+        {
+            continue;
+        }
+        double sum = 0;
+        for (uint32_t i : clique)
+        {
+            sum += x[i];
+        }
+        double mean = sum / static_cast<double>(clique.size());
+        for (uint32_t i : clique)
+        {
+            x[i] = mean;
+        }
+    }
+}
+
+ConsensusScore
+ConsensusMetric::Mixing(const std::vector<IndexRound>& rounds) const
+{
+    if (rounds.empty())
+    {
+        throw std::invalid_argument("consensus metric: a schedule needs at least one round");
+    }
+    ConsensusScore s;
+    s.norm = PeriodNorm(rounds);
+    s.exact = s.norm < kExactNorm;
+    if (Error(m_start) <= m_target)
+    {
+        s.roundsToTarget = 0;
+        return s;
+    }
+    if (!s.exact && s.norm >= 1 - 1e-12)
+    {
+        return s; // never contracts
+    }
+    // The error shrinks by at least `norm` per period, so this many rounds always suffice.
+    double periods = s.exact ? 1 : std::ceil(std::log(m_target) / std::log(s.norm)) + 1;
+    double bound = periods * static_cast<double>(rounds.size());
+    auto limit = static_cast<std::size_t>(std::min<double>(bound, m_maxRounds));
+    Eigen::VectorXd x = m_start;
+    for (std::size_t k = 1; k <= limit; ++k)
+    {
+        Apply(rounds[(k - 1) % rounds.size()], x);
+        if (Error(x) <= m_target)
+        {
+            s.roundsToTarget = k;
+            break;
+        }
+    }
+    return s;
+}
+
+ConsensusScore
+ConsensusMetric::WithTimes(ConsensusScore s, const std::vector<double>& roundTimes)
+{
+    if (roundTimes.empty())
+    {
+        throw std::invalid_argument("consensus metric: no round times");
+    }
+    s.periodS = 0;
+    for (double t : roundTimes)
+    {
+        s.periodS += t;
+    }
+    if (s.exact)
+    {
+        s.rate = std::numeric_limits<double>::infinity();
+    }
+    else if (s.norm >= 1 - 1e-12)
+    {
+        s.rate = 0;
+    }
+    else
+    {
+        s.rate = -std::log(s.norm) / s.periodS;
+    }
+    if (s.roundsToTarget != ConsensusScore::kNever)
+    {
+        std::size_t p = roundTimes.size();
+        std::size_t full = s.roundsToTarget / p;
+        s.secondsToTarget = static_cast<double>(full) * s.periodS;
+        for (std::size_t r = 0; r < s.roundsToTarget % p; ++r)
+        {
+            s.secondsToTarget += roundTimes[r];
+        }
+    }
+    return s;
+}
+
+ConsensusScore
+ConsensusMetric::Evaluate(const std::vector<IndexRound>& rounds,
+                          const std::vector<double>& roundTimes) const
+{
+    if (roundTimes.size() != rounds.size())
+    {
+        throw std::invalid_argument("consensus metric: one round time per round is needed");
+    }
+    return WithTimes(Mixing(rounds), roundTimes);
+}
+
+bool
+ConsensusMetric::Better(const ConsensusScore& a, std::size_t periodA, const ConsensusScore& b,
+                        std::size_t periodB)
+{
+    bool sameRate =
+        a.rate == b.rate || (std::isfinite(a.rate) && std::isfinite(b.rate) &&
+                             std::abs(a.rate - b.rate) <= 1e-9 * std::max(a.rate, b.rate));
+    if (!sameRate)
+    {
+        return a.rate > b.rate;
+    }
+    if (a.secondsToTarget != b.secondsToTarget)
+    {
+        return a.secondsToTarget < b.secondsToTarget;
+    }
+    return periodA < periodB;
+}
+
+std::vector<IndexRound>
+ConsensusMetric::ToIndices(const Schedule& schedule, const std::vector<std::string>& islands)
+{
+    std::vector<IndexRound> out;
+    for (const ScheduleRound& r : schedule.Rounds())
+    {
+        IndexRound round;
+        for (const Clique& c : r.cliques)
+        {
+            std::vector<uint32_t> idx;
+            for (const std::string& city : c)
+            {
+                auto it = std::find(islands.begin(), islands.end(), city);
+                if (it == islands.end())
+                {
+                    throw InputError("schedule " + schedule.GetName(), 0, "city",
+                                     "city '" + city + "' is not one of the islands");
+                }
+                idx.push_back(static_cast<uint32_t>(it - islands.begin()));
+            }
+            round.push_back(std::move(idx));
+        }
+        out.push_back(std::move(round));
+    }
+    return out;
+}
+
+} // namespace ns3

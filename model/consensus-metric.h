@@ -1,0 +1,112 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INTELLIGENT_NETWORK_CONSENSUS_METRIC_H
+#define INTELLIGENT_NETWORK_CONSENSUS_METRIC_H
+
+#include "schedule.h"
+
+#include <Eigen/Dense>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// One round as cliques of island indices 0 .. n-1 (islands in no clique sit the round out).
+using IndexRound = std::vector<std::vector<uint32_t>>;
+
+/// How well, and how fast, a periodic schedule averages.
+struct ConsensusScore
+{
+    double norm = 1;    ///< || W_T ... W_1 - 11^T/n ||_2 over one period.
+    bool exact = false; ///< norm < ConsensusMetric::kExactNorm: the period averages exactly.
+    double periodS = 0; ///< Sum of the period's round times.
+    double rate = 0;    ///< -ln(norm) / periodS; +infinity when exact, 0 if it never contracts.
+    std::size_t roundsToTarget = kNever; ///< Rounds until the error is <= the target.
+    double secondsToTarget = std::numeric_limits<double>::infinity(); ///< Their total time.
+
+    static constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max();
+};
+
+/**
+ * \ingroup intelligent-network
+ * \brief Consensus contraction of periodic clique schedules (Eigen). Pure C++.
+ *
+ * Round r mixes with W_r: inside a clique every member takes the clique's mean (block
+ * averaging), an island in no clique keeps its value. A period of T rounds contracts
+ * disagreement by norm = || W_T ... W_1 - 11^T/n ||_2 (largest singular value, Eigen SVD) and
+ * the rate of information exchange is -ln(norm) / (sum of the period's round times), in
+ * nepers per second.
+ *
+ * Error after k rounds: e_k = || x_k - mean(x_0) 1 || / || x_0 - mean(x_0) 1 || (averaging keeps
+ * the mean), from a fixed start vector x_0 with independent entries uniform in [-1, 1) drawn
+ * from mt19937_64(seed). roundsToTarget is the first k with e_k <= target (1e-3 by default);
+ * secondsToTarget sums the times of those k rounds. It is finite whenever the period contracts.
+ *
+ * Ranking (Better): a period that averages exactly (norm < kExactNorm) has an unbounded rate;
+ * such schedules are ranked among themselves by secondsToTarget, which stays finite. In
+ * general the higher rate wins, and rates equal to a relative 1e-9 (or both unbounded) are
+ * ranked by secondsToTarget, then by the shorter period.
+ */
+class ConsensusMetric
+{
+  public:
+    /// Norm below which a period counts as averaging exactly.
+    static constexpr double kExactNorm = 1e-9;
+
+    /// Metric for \p islands islands, start vector from \p seed, error target \p target.
+    explicit ConsensusMetric(std::size_t islands, uint64_t seed = 1, double target = 1e-3,
+                             std::size_t maxRounds = 10000000);
+
+    std::size_t Islands() const;
+    double Target() const;
+    const Eigen::VectorXd& Start() const;
+
+    /// Mixing matrix of one round; throws std::invalid_argument on a bad or repeated index.
+    Eigen::MatrixXd MixingMatrix(const IndexRound& round) const;
+    /// W_T ... W_1 of \p rounds (round 0 applied first).
+    Eigen::MatrixXd PeriodProduct(const std::vector<IndexRound>& rounds) const;
+    /// || PeriodProduct - 11^T/n ||_2.
+    double PeriodNorm(const std::vector<IndexRound>& rounds) const;
+    /// Relative consensus error of \p x (see the class description).
+    double Error(const Eigen::VectorXd& x) const;
+
+    /**
+     * Mixing part of the score (norm, exact, roundsToTarget); time fields left at zero /
+     * infinity. roundsToTarget is kNever when the period does not contract or would need more
+     * than maxRounds rounds.
+     */
+    ConsensusScore Mixing(const std::vector<IndexRound>& rounds) const;
+    /// Complete \p mixing with the period's round times (one per round).
+    static ConsensusScore WithTimes(ConsensusScore mixing, const std::vector<double>& roundTimes);
+    /// Mixing then WithTimes.
+    ConsensusScore Evaluate(const std::vector<IndexRound>& rounds,
+                            const std::vector<double>& roundTimes) const;
+
+    /// True if \p a ranks strictly before \p b (see the class description).
+    static bool Better(const ConsensusScore& a, std::size_t periodA, const ConsensusScore& b,
+                       std::size_t periodB);
+
+    /// Rounds of \p schedule as indices into \p islands; throws InputError (field `city`) for
+    /// a city not among \p islands.
+    static std::vector<IndexRound> ToIndices(const Schedule& schedule,
+                                             const std::vector<std::string>& islands);
+
+  private:
+    /// Apply one round's block averaging to \p x in place.
+    static void Apply(const IndexRound& round, Eigen::VectorXd& x);
+
+    std::size_t m_n;
+    double m_target;
+    std::size_t m_maxRounds;
+    Eigen::VectorXd m_start;
+};
+
+} // namespace ns3
+
+#endif
