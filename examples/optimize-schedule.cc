@@ -7,6 +7,10 @@
 //   ./optimize-schedule --topology=data/nine-city.topology --mode=multicast --modelBytes=1e9 \
 //       --linkRate=100e9 --period=2 --computeTime=0.1 --islands=AMS,FRA,LON,NYC \
 //       --seed=1 --out=schedule.json
+//   ./optimize-schedule --synthetic=32 --topologySeed=1 --mode=unicast   # 32-city benchmark
+//
+// --linkRate sets every private link and, unless --accessRate is given, the islands' access
+// links too (a faster WAN behind 10 Gbps access links would change nothing).
 //
 // Every option has a default; --PrintHelp lists them. Impossible input (unreadable or
 // disconnected topology, unknown island or more islands than cities, zero or negative
@@ -17,6 +21,7 @@
 #include "ns3/command-line.h"
 #include "ns3/cost-model.h"
 #include "ns3/schedule-optimizer.h"
+#include "ns3/synthetic-topology.h"
 #include "ns3/topology-reader.h"
 
 #include <chrono>
@@ -103,9 +108,16 @@ main(int argc, char* argv[])
     uint64_t seed = 1;
     uint32_t iterations = 4000;
     bool baselines = true;
+    uint32_t synthetic = 0;
+    uint64_t topologySeed = 1;
+    std::string writeTopology;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "Topology file (or DoubleZero sample directory)", topologyPath);
+    cmd.AddValue("synthetic", "Use a synthetic topology of this many cities instead of --topology",
+                 synthetic);
+    cmd.AddValue("topologySeed", "Seed of the synthetic topology", topologySeed);
+    cmd.AddValue("writeTopology", "Also write the topology used to this file", writeTopology);
     cmd.AddValue("mode", "unicast | multicast | aggregation", mode);
     cmd.AddValue("modelBytes", "Model size M in bytes", modelBytes);
     cmd.AddValue("segmentSize", "Segment payload S in bytes", segmentSize);
@@ -136,8 +148,24 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--period must be at least 1");
         }
-        Topology topology =
-            TopologyReader::Read(topologyPath, std::isnan(publicRate) ? 1e9 : publicRate);
+        Topology topology("none");
+        if (synthetic > 0)
+        {
+            SyntheticTopologyOptions so;
+            so.cities = synthetic;
+            so.seed = topologySeed;
+            topology = SyntheticTopology::Generate(so);
+            topologyPath = topology.GetSource();
+        }
+        else
+        {
+            topology =
+                TopologyReader::Read(topologyPath, std::isnan(publicRate) ? 1e9 : publicRate);
+        }
+        if (!writeTopology.empty())
+        {
+            TopologyReader::WriteFile(topology, writeTopology);
+        }
         NetworkGraphOptions go;
         go.privateRateBps = std::isnan(linkRate) ? 0 : linkRate;
         go.accessRateBps = !std::isnan(accessRate) ? accessRate : go.privateRateBps;
