@@ -102,6 +102,12 @@ ScenarioHelper::SetRandomStream(int64_t stream)
     m_stream = stream;
 }
 
+uint16_t
+ScenarioHelper::CliqueKey(std::size_t round, std::size_t clique)
+{
+    return static_cast<uint16_t>(round * 256 + clique);
+}
+
 std::vector<IslandRoundPlan>
 ScenarioHelper::PlanFor(uint32_t island) const
 {
@@ -114,6 +120,7 @@ ScenarioHelper::PlanFor(uint32_t island) const
         plan.clique = m_schedule.CliqueIndex(p, city);
         if (plan.clique >= 0)
         {
+            plan.cliqueKey = CliqueKey(p, plan.clique);
             for (const auto& member : m_schedule.RoundAt(p).cliques[plan.clique])
             {
                 uint32_t id = m_graph->IslandNode(member);
@@ -122,10 +129,122 @@ ScenarioHelper::PlanFor(uint32_t island) const
                     plan.peers.push_back(id);
                 }
             }
+            plan.targets = plan.peers;
+            if (!plan.peers.empty() && plan.mode == ExchangeMode::MULTICAST)
+            {
+                const GroupInfo& g = m_groups.at({p, plan.clique, island});
+                plan.group = g.group;
+                plan.groupDevices = g.devices;
+            }
+            if (!plan.peers.empty() && plan.mode == ExchangeMode::AGGREGATION)
+            {
+                uint32_t node = m_aggregatorOf.at({p, plan.clique});
+                plan.aggregator = TrainingIsland::AGGREGATOR_TAG + node;
+                plan.aggregatorAddress = m_network->NodeAddress(node);
+            }
         }
         plans.push_back(plan);
     }
     return plans;
+}
+
+void
+ScenarioHelper::BuildMulticast()
+{
+    // One group per (period round, clique, source): ns-3's static multicast routes match the
+    // group and input interface only, so each source tree needs its own group.
+    for (std::size_t p = 0; p < m_schedule.Period(); ++p)
+    {
+        const auto& cliques = m_schedule.RoundAt(p).cliques;
+        for (std::size_t c = 0; c < cliques.size(); ++c)
+        {
+            if (cliques[c].size() < 2)
+            {
+                continue;
+            }
+            if (p > 255 || c > 255 || cliques[c].size() > 254)
+            {
+                throw std::invalid_argument("multicast: at most 256 rounds per period, 256 "
+                                            "cliques per round and 254 members per clique");
+            }
+            for (std::size_t m = 0; m < cliques[c].size(); ++m)
+            {
+                uint32_t source = m_graph->IslandNode(cliques[c][m]);
+                std::vector<uint32_t> receivers;
+                for (const auto& other : cliques[c])
+                {
+                    if (other != cliques[c][m])
+                    {
+                        receivers.push_back(m_graph->IslandNode(other));
+                    }
+                }
+                Ipv4Address group(static_cast<uint32_t>((225u << 24) | (p << 16) | (c << 8) |
+                                                        (m + 1)));
+                // The same tree the fluid model charges (TrafficPlanner::MulticastFlow).
+                auto tree = m_traffic->MulticastFlow(source, receivers).down;
+                auto devices =
+                    WanNetworkHelper::InstallMulticastTree(*m_network, tree, source, group);
+                m_groups[{p, c, source}] = GroupInfo{group, devices};
+            }
+        }
+    }
+}
+
+void
+ScenarioHelper::BuildAggregation()
+{
+    if (WireFormat::IpBytes(m_caps.slotBytes) > m_mtu)
+    {
+        throw std::invalid_argument("aggregation slot size " + std::to_string(m_caps.slotBytes) +
+                                    " bytes does not fit the MTU " + std::to_string(m_mtu) +
+                                    " (largest: " +
+                                    std::to_string(WireFormat::MaxPayload(m_mtu)) + ")");
+    }
+    std::vector<uint32_t> serviceNodes;
+    for (std::size_t p = 0; p < m_schedule.Period(); ++p)
+    {
+        const auto& cliques = m_schedule.RoundAt(p).cliques;
+        for (std::size_t c = 0; c < cliques.size(); ++c)
+        {
+            if (cliques[c].size() < 2)
+            {
+                continue;
+            }
+            if (p > 255 || c > 255)
+            {
+                throw std::invalid_argument(
+                    "aggregation: at most 256 rounds per period and 256 cliques per round");
+            }
+            std::vector<uint32_t> members;
+            for (const auto& city : cliques[c])
+            {
+                members.push_back(m_graph->IslandNode(city));
+            }
+            // Throws (no FPGA on the clique's paths) before anything is simulated.
+            TrafficFlow flow = m_traffic->AggregationFlow(members);
+            auto node = static_cast<uint32_t>(flow.aggregator);
+            m_aggregatorOf[{p, c}] = node;
+            Ipv4Address group(static_cast<uint32_t>((226u << 24) | (p << 16) | (c << 8) | 1));
+            auto devices = WanNetworkHelper::InstallMulticastTree(*m_network, flow.down, node, group);
+            Ptr<FpgaAggregator>& agg = m_aggregators[node];
+            if (!agg)
+            {
+                agg = CreateObject<FpgaAggregator>();
+                agg->SetAttribute("Tag", UintegerValue(TrainingIsland::AGGREGATOR_TAG + node));
+                agg->SetAttribute("Throughput", DataRateValue(DataRate(static_cast<uint64_t>(
+                                                    m_caps.fpgaThroughputBps))));
+                agg->SetAttribute("PipelineLatency", TimeValue(Seconds(m_caps.fpgaLatencyS)));
+                agg->SetAttribute("Slots", UintegerValue(m_caps.aggregationSlots));
+                agg->SetAttribute("Timeout", TimeValue(Seconds(m_caps.aggregationTimeoutS)));
+                agg->SetDirectory(m_network->IslandDirectory());
+                m_network->GetNode(node)->AddApplication(agg);
+                agg->SetStartTime(Seconds(0));
+                serviceNodes.push_back(node);
+            }
+            agg->AddClique(AggregatorClique{CliqueKey(p, c), members, group, devices});
+        }
+    }
+    WanNetworkHelper::InstallRoutesTo(*m_network, *m_routes, serviceNodes);
 }
 
 void
@@ -165,10 +284,6 @@ ScenarioHelper::Build()
             }
         }
     }
-    if (m_caps.Mode() != ExchangeMode::UNICAST)
-    {
-        throw std::invalid_argument("ScenarioHelper: only unicast exchanges are implemented");
-    }
 
     WanNetworkHelper wan;
     wan.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
@@ -176,8 +291,17 @@ ScenarioHelper::Build()
     m_network = std::make_unique<WanNetwork>(wan.Install(*m_graph));
     WanNetworkHelper::InstallRoutes(*m_network, *m_routes);
     WanNetworkHelper::SetLossRate(*m_network, m_lossRate, m_stream);
+    if (m_caps.Mode() == ExchangeMode::MULTICAST)
+    {
+        BuildMulticast();
+    }
+    if (m_caps.Mode() == ExchangeMode::AGGREGATION)
+    {
+        BuildAggregation();
+    }
 
     m_islandHelper.SetAttribute("Rounds", UintegerValue(m_rounds));
+    m_islandHelper.SetAttribute("AggregationSlots", UintegerValue(m_caps.aggregationSlots));
     if (m_rateControl)
     {
         m_controller = CreateObject<RateController>();
@@ -191,6 +315,12 @@ ScenarioHelper::Build()
         {
             UintegerValue seg;
             app->GetAttribute("SegmentSize", seg);
+            if (m_caps.Mode() == ExchangeMode::AGGREGATION && seg.Get() > m_caps.slotBytes)
+            {
+                throw std::invalid_argument("SegmentSize " + std::to_string(seg.Get()) +
+                                            " is larger than an aggregation slot (" +
+                                            std::to_string(m_caps.slotBytes) + " bytes)");
+            }
             if (WireFormat::IpBytes(seg.Get()) > m_mtu)
             {
                 throw std::invalid_argument(
@@ -219,7 +349,14 @@ ScenarioHelper::Build()
                                    [traffic, id](const IslandRoundPlan& p, uint32_t tag) {
                                        if (tag == TrainingIsland::GROUP_TAG)
                                        {
-                                           return traffic->MulticastFlow(id, p.peers).usage;
+                                           return traffic->MulticastFlow(id, p.targets).usage;
+                                       }
+                                       if (tag >= TrainingIsland::AGGREGATOR_TAG)
+                                       {
+                                           std::vector<uint32_t> members = p.peers;
+                                           members.push_back(id);
+                                           std::sort(members.begin(), members.end());
+                                           return traffic->AggregationFlow(members).usage;
                                        }
                                        return traffic->UnicastFlow(id, tag).usage;
                                    });
@@ -383,6 +520,40 @@ ScenarioHelper::Collect(double wallS) const
         }
     }
     r.links = m_monitor->Records(r.simTimeS);
+    for (const auto& [node, agg] : m_aggregators)
+    {
+        const std::string& device = m_graph->Nodes()[node].name;
+        r.fpgas.push_back(FpgaRecord{device,
+                                     agg->GetContributions(),
+                                     agg->GetResults(),
+                                     agg->GetBusyTime().GetSeconds(),
+                                     r.simTimeS > 0 ? agg->GetBusyTime().GetSeconds() / r.simTimeS
+                                                    : 0.0});
+        for (const auto& st : agg->GetStats())
+        {
+            std::size_t c = st.cliqueKey % 256;
+            const auto& clique = m_schedule.RoundAt(st.round).cliques.at(c);
+            std::string members;
+            for (const auto& city : clique)
+            {
+                members += (members.empty() ? "" : "+") + city;
+            }
+            r.aggregation.push_back(AggregationRecord{
+                st.round,
+                static_cast<uint32_t>(c),
+                members,
+                device,
+                st.completed,
+                st.completed > 0 ? st.totalWaitS / st.completed : 0.0,
+                st.maxWaitS,
+                st.maxSlotsInUse,
+                st.timeouts,
+                st.duplicates,
+                st.stale,
+                st.resentResults,
+                st.overflows});
+        }
+    }
     r.events = Simulator::GetEventCount();
     return r;
 }
@@ -457,6 +628,21 @@ Ptr<RateController>
 ScenarioHelper::GetRateController() const
 {
     return m_controller;
+}
+
+const std::map<uint32_t, Ptr<FpgaAggregator>>&
+ScenarioHelper::GetAggregators() const
+{
+    return m_aggregators;
+}
+
+Ipv4Address
+ScenarioHelper::GetGroup(uint32_t round, uint32_t island) const
+{
+    std::size_t p = round % m_schedule.Period();
+    int c = m_schedule.CliqueIndex(p, m_graph->Nodes().at(island).name);
+    auto it = m_groups.find({p, static_cast<std::size_t>(std::max(c, 0)), island});
+    return it == m_groups.end() ? Ipv4Address() : it->second.group;
 }
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include "wan-network.h"
 
 #include "ns3/application-container.h"
+#include "ns3/fpga-aggregator.h"
 #include "ns3/network-capabilities.h"
 #include "ns3/network-graph.h"
 #include "ns3/nstime.h"
@@ -23,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -91,6 +93,10 @@ class ScenarioHelper
     ApplicationContainer GetIslands() const;
     Ptr<TrainingIsland> GetIsland(const std::string& city) const;
     Ptr<RateController> GetRateController() const;
+    /// The FPGA aggregators installed (aggregation mode), by device node.
+    const std::map<uint32_t, Ptr<FpgaAggregator>>& GetAggregators() const;
+    /// Multicast group of \p island's stream in period round \p round (multicast mode).
+    Ipv4Address GetGroup(uint32_t round, uint32_t island) const;
 
   private:
     struct IslandRoundKey
@@ -116,6 +122,9 @@ class ScenarioHelper
     };
 
     std::vector<IslandRoundPlan> PlanFor(uint32_t island) const;
+    void BuildMulticast();
+    void BuildAggregation();
+    static uint16_t CliqueKey(std::size_t round, std::size_t clique);
     void ConnectTraces(Ptr<TrainingIsland> app, uint32_t island);
     void OnRoundGate(uint32_t island, uint32_t round);
     void OnIslandFinished();
@@ -146,6 +155,16 @@ class ScenarioHelper
     std::vector<uint32_t> m_islandIds; ///< Graph ids of the running islands.
     ApplicationContainer m_apps;
     std::map<uint32_t, Ptr<TrainingIsland>> m_appOf;
+
+    struct GroupInfo
+    {
+        Ipv4Address group;
+        std::vector<uint32_t> devices;
+    };
+
+    std::map<std::tuple<std::size_t, std::size_t, uint32_t>, GroupInfo> m_groups; ///< multicast
+    std::map<std::pair<std::size_t, std::size_t>, uint32_t> m_aggregatorOf; ///< clique -> node
+    std::map<uint32_t, Ptr<FpgaAggregator>> m_aggregators;
 
     std::map<uint32_t, uint32_t> m_gateCount; ///< round -> islands that finished it
     uint32_t m_finishedIslands = 0;

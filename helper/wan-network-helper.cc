@@ -17,6 +17,8 @@
 #include "ns3/enum.h"
 #include "ns3/pointer.h"
 
+#include <map>
+
 namespace ns3
 {
 
@@ -109,11 +111,38 @@ WanNetworkHelper::Install(const NetworkGraph& graph) const
         NS_ABORT_MSG_UNLESS(have, "island " << graph.Nodes()[i].name << " has no link at all");
         net.m_islandAddresses.push_back(found);
     }
+    for (uint32_t n = 0; n < graph.NodeCount(); ++n)
+    {
+        Ipv4Address found;
+        for (uint32_t e = 0; e < graph.EdgeCount(); ++e)
+        {
+            const GraphEdge& edge = graph.Edges()[e];
+            if (edge.a == n || edge.b == n)
+            {
+                found = net.AddressOn(e, n);
+                break;
+            }
+        }
+        net.m_nodeAddresses.push_back(found);
+    }
     return net;
 }
 
 void
 WanNetworkHelper::InstallRoutes(const WanNetwork& network, const RoutePlanner& routes)
+{
+    std::vector<uint32_t> islands;
+    for (uint32_t d = 0; d < network.Graph().IslandCount(); ++d)
+    {
+        islands.push_back(d);
+    }
+    InstallRoutesTo(network, routes, islands);
+}
+
+void
+WanNetworkHelper::InstallRoutesTo(const WanNetwork& network,
+                                  const RoutePlanner& routes,
+                                  const std::vector<uint32_t>& destinations)
 {
     const NetworkGraph& g = network.Graph();
     Ipv4StaticRoutingHelper helper;
@@ -121,18 +150,56 @@ WanNetworkHelper::InstallRoutes(const WanNetwork& network, const RoutePlanner& r
     {
         Ptr<Ipv4StaticRouting> table =
             helper.GetStaticRouting(network.GetNode(n)->GetObject<Ipv4>());
-        for (uint32_t d = 0; d < g.IslandCount(); ++d)
+        for (uint32_t d : destinations)
         {
             RoutePlanner::Hop hop;
             if (!routes.NextHop(n, d, hop))
             {
                 continue;
             }
-            table->AddHostRouteTo(network.IslandAddress(d),
+            table->AddHostRouteTo(network.NodeAddress(d),
                                   network.AddressOn(hop.edge, hop.to),
                                   network.InterfaceOn(hop.edge, n));
         }
     }
+}
+
+std::vector<uint32_t>
+WanNetworkHelper::InstallMulticastTree(const WanNetwork& network,
+                                       const RoutePlanner::Path& tree,
+                                       uint32_t root,
+                                       Ipv4Address group)
+{
+    NS_ABORT_MSG_UNLESS(group.IsMulticast(), group << " is not a multicast address");
+    std::map<uint32_t, std::vector<uint32_t>> children; // node -> output interfaces
+    std::map<uint32_t, uint32_t> parentInterface;       // node -> input interface
+    std::vector<uint32_t> rootDevices;
+    for (const auto& hop : tree)
+    {
+        children[hop.from].push_back(network.InterfaceOn(hop.edge, hop.from));
+        parentInterface[hop.to] = network.InterfaceOn(hop.edge, hop.to);
+        if (hop.from == root)
+        {
+            rootDevices.push_back(network.DeviceIndexOn(hop.edge, root));
+        }
+    }
+    Ipv4StaticRoutingHelper helper;
+    Ipv4Address origin = network.NodeAddress(root);
+    for (const auto& [node, outputs] : children)
+    {
+        Ptr<Ipv4StaticRouting> table =
+            helper.GetStaticRouting(network.GetNode(node)->GetObject<Ipv4>());
+        if (node == root)
+        {
+            for (uint32_t ifIndex : outputs)
+            {
+                table->AddHostRouteTo(group, ifIndex);
+            }
+            continue;
+        }
+        table->AddMulticastRoute(origin, group, parentInterface.at(node), outputs);
+    }
+    return rootDevices;
 }
 
 int64_t

@@ -39,6 +39,21 @@ class WanNetworkHelper
 
     /// Install static host routes to every island on every node, along \p routes' paths.
     static void InstallRoutes(const WanNetwork& network, const RoutePlanner& routes);
+    /// Install static host routes to the given graph nodes' addresses on every node.
+    static void InstallRoutesTo(const WanNetwork& network,
+                                const RoutePlanner& routes,
+                                const std::vector<uint32_t>& destinations);
+    /**
+     * Install the multicast routes of one distribution tree (RoutePlanner::Tree of \p root):
+     * every node of the tree forwards \p group from its parent's interface to its children's
+     * (one copy per tree edge); the root gets a unicast-table route for \p group on each of
+     * its branches. Returns the root's device indices the tree leaves by (for
+     * MulticastSender).
+     */
+    static std::vector<uint32_t> InstallMulticastTree(const WanNetwork& network,
+                                                      const RoutePlanner::Path& tree,
+                                                      uint32_t root,
+                                                      Ipv4Address group);
 
     /// Drop each received packet with probability \p rate on every device (RateErrorModel);
     /// uses random streams from \p stream on. Returns the number of streams used.

@@ -41,6 +41,18 @@ WanNetwork::IslandAddress(uint32_t island) const
     return m_islandAddresses.at(island);
 }
 
+Ipv4Address
+WanNetwork::NodeAddress(uint32_t graphNode) const
+{
+    return m_nodeAddresses.at(graphNode);
+}
+
+uint32_t
+WanNetwork::DeviceIndexOn(uint32_t edge, uint32_t node) const
+{
+    return m_edges.at(edge).device[Side(m_graph.Edges().at(edge), node)]->GetIfIndex();
+}
+
 const std::vector<Ipv4Address>&
 WanNetwork::IslandDirectory() const
 {

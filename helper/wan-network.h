@@ -41,6 +41,8 @@ class WanNetwork
     NodeContainer IslandNodes() const;
     /// Address of island \p island.
     Ipv4Address IslandAddress(uint32_t island) const;
+    /// Address of any graph node (the address of its first interface).
+    Ipv4Address NodeAddress(uint32_t graphNode) const;
     /// Addresses of all islands, indexed by island id.
     const std::vector<Ipv4Address>& IslandDirectory() const;
     const EdgeLink& Edge(uint32_t edge) const;
@@ -50,6 +52,8 @@ class WanNetwork
     uint32_t InterfaceOn(uint32_t edge, uint32_t node) const;
     /// Address of \p edge's interface on \p node.
     Ipv4Address AddressOn(uint32_t edge, uint32_t node) const;
+    /// Index (on the ns-3 node) of the device of \p edge on \p node.
+    uint32_t DeviceIndexOn(uint32_t edge, uint32_t node) const;
 
   private:
     friend class WanNetworkHelper;
@@ -58,6 +62,7 @@ class WanNetwork
     NodeContainer m_nodes;
     std::vector<EdgeLink> m_edges;
     std::vector<Ipv4Address> m_islandAddresses;
+    std::vector<Ipv4Address> m_nodeAddresses;
 };
 
 } // namespace ns3

@@ -45,7 +45,8 @@ class IslandHeader : public Header
     enum Flags : uint8_t
     {
         FLAG_RETRANSMISSION = 1, ///< This segment was sent before.
-        FLAG_VALUES = 2          ///< The payload starts with real int32 values.
+        FLAG_VALUES = 2,         ///< The payload starts with real values (see TrainingIsland).
+        FLAG_OVERFLOW = 4        ///< A RESULT whose fixed-point sum overflowed.
     };
 
     static constexpr uint32_t SERIALIZED_SIZE = 28;

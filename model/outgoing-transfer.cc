@@ -31,8 +31,14 @@ OutgoingTransfer::Count() const
     return m_count;
 }
 
+uint32_t
+OutgoingTransfer::NextNew() const
+{
+    return m_nextNew;
+}
+
 bool
-OutgoingTransfer::Next(double now, uint32_t& seq, bool& retransmission)
+OutgoingTransfer::Next(double now, uint32_t& seq, bool& retransmission, bool allowNew)
 {
     while (!m_retransmit.empty())
     {
@@ -55,7 +61,7 @@ OutgoingTransfer::Next(double now, uint32_t& seq, bool& retransmission)
         ++m_retransmissions;
         return true;
     }
-    if (m_nextNew < m_count)
+    if (allowNew && m_nextNew < m_count)
     {
         seq = m_nextNew++;
         retransmission = false;

@@ -31,8 +31,11 @@ class OutgoingTransfer
     OutgoingTransfer(uint32_t count, const std::vector<uint32_t>& receivers);
 
     uint32_t Count() const;
-    /// The segment to send now (retransmissions first); false if none is due.
-    bool Next(double now, uint32_t& seq, bool& retransmission);
+    /// The segment to send now (retransmissions first, then, if \p allowNew, the next new
+    /// one); false if none is due.
+    bool Next(double now, uint32_t& seq, bool& retransmission, bool allowNew = true);
+    /// The next segment never sent (Count() when all were sent).
+    uint32_t NextNew() const;
     /// Process an ack from \p receiver. Returns true if it made progress.
     bool OnAck(uint32_t receiver,
                uint32_t cumulative,

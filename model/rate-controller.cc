@@ -55,18 +55,65 @@ uint64_t
 RateController::Register(const FlowUsage& usage, RateCallback setRate)
 {
     uint64_t id = m_nextId++;
-    m_streams[id] = Stream{usage, setRate, -1};
+    m_streams[id] = Stream{usage, {{id, setRate}}, -1};
+    m_streamOf[id] = id;
     NS_LOG_FUNCTION(this << id << usage.usage.size());
     ScheduleRecompute();
     return id;
+}
+
+uint64_t
+RateController::RegisterShared(const std::string& shareKey,
+                               const FlowUsage& usage,
+                               RateCallback setRate)
+{
+    auto it = m_shared.find(shareKey);
+    if (it == m_shared.end() || !m_streams.count(it->second))
+    {
+        uint64_t id = Register(usage, setRate);
+        m_shared[shareKey] = id;
+        return id;
+    }
+    uint64_t id = m_nextId++;
+    Stream& s = m_streams[it->second];
+    s.participants[id] = setRate;
+    m_streamOf[id] = it->second;
+    // Tell the newcomer the stream's rate (after any pending recomputation).
+    Simulator::ScheduleNow(&RateController::Notify, this, id);
+    return id;
+}
+
+void
+RateController::Notify(uint64_t id)
+{
+    auto it = m_streamOf.find(id);
+    if (it == m_streamOf.end())
+    {
+        return;
+    }
+    Stream& s = m_streams[it->second];
+    if (s.rate >= 0)
+    {
+        s.participants[id](s.rate);
+    }
 }
 
 void
 RateController::Release(uint64_t id)
 {
     NS_LOG_FUNCTION(this << id);
-    if (m_streams.erase(id) > 0)
+    auto it = m_streamOf.find(id);
+    if (it == m_streamOf.end())
     {
+        return;
+    }
+    uint64_t stream = it->second;
+    m_streamOf.erase(it);
+    Stream& s = m_streams[stream];
+    s.participants.erase(id);
+    if (s.participants.empty())
+    {
+        m_streams.erase(stream);
         ScheduleRecompute();
     }
 }
@@ -80,8 +127,8 @@ RateController::ActiveStreams() const
 double
 RateController::GetRate(uint64_t id) const
 {
-    auto it = m_streams.find(id);
-    return it == m_streams.end() ? 0.0 : it->second.rate;
+    auto it = m_streamOf.find(id);
+    return it == m_streamOf.end() ? 0.0 : m_streams.at(it->second).rate;
 }
 
 void
@@ -111,7 +158,10 @@ RateController::Recompute()
         if (s.rate != rates[i])
         {
             s.rate = rates[i];
-            s.setRate(rates[i]);
+            for (auto& [pid, cb] : s.participants)
+            {
+                cb(rates[i]);
+            }
         }
     }
     m_ratesUpdated(static_cast<uint32_t>(ids.size()));

@@ -12,6 +12,7 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -45,7 +46,14 @@ class RateController : public Object
 
     /// Register a stream; its rate arrives through \p setRate (at the same simulated instant).
     uint64_t Register(const FlowUsage& usage, RateCallback setRate);
-    /// Remove a stream; the others are re-rated.
+    /// Register one participant of a shared stream (e.g. the members of an aggregation, which
+    /// together form one flow of the fluid model): the first registration with \p shareKey
+    /// creates the stream, later ones join it and get the same rate. The stream is released
+    /// when every participant has released its id.
+    uint64_t RegisterShared(const std::string& shareKey,
+                            const FlowUsage& usage,
+                            RateCallback setRate);
+    /// Remove a stream (or one participant of a shared stream); the others are re-rated.
     void Release(uint64_t id);
     /// Number of registered streams.
     std::size_t ActiveStreams() const;
@@ -58,16 +66,19 @@ class RateController : public Object
   private:
     void ScheduleRecompute();
     void Recompute();
+    void Notify(uint64_t participant);
 
     struct Stream
     {
         FlowUsage usage;
-        RateCallback setRate;
+        std::map<uint64_t, RateCallback> participants; ///< id -> callback
         double rate = -1;
     };
 
     std::vector<double> m_capacities;
-    std::map<uint64_t, Stream> m_streams;
+    std::map<uint64_t, Stream> m_streams;            ///< stream -> state
+    std::map<uint64_t, uint64_t> m_streamOf;         ///< participant id -> stream
+    std::map<std::string, uint64_t> m_shared;        ///< share key -> stream
     uint64_t m_nextId = 1;
     EventId m_recompute;
     TracedCallback<uint32_t> m_ratesUpdated;

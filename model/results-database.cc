@@ -79,6 +79,30 @@ CREATE TABLE IF NOT EXISTS links(
   busy_s REAL NOT NULL,
   utilization REAL NOT NULL,
   PRIMARY KEY(run_id, link, from_node));
+CREATE TABLE IF NOT EXISTS aggregation(
+  run_id INTEGER NOT NULL REFERENCES runs(run_id),
+  round INTEGER NOT NULL,
+  clique INTEGER NOT NULL,
+  members TEXT NOT NULL,
+  aggregator TEXT NOT NULL,
+  segments INTEGER NOT NULL,
+  mean_slot_wait_s REAL NOT NULL,
+  max_slot_wait_s REAL NOT NULL,
+  max_slots_in_use INTEGER NOT NULL,
+  timeouts INTEGER NOT NULL,
+  duplicates INTEGER NOT NULL,
+  stale INTEGER NOT NULL,
+  resent_results INTEGER NOT NULL,
+  overflows INTEGER NOT NULL,
+  PRIMARY KEY(run_id, round, clique));
+CREATE TABLE IF NOT EXISTS fpgas(
+  run_id INTEGER NOT NULL REFERENCES runs(run_id),
+  device TEXT NOT NULL,
+  contributions INTEGER NOT NULL,
+  results INTEGER NOT NULL,
+  busy_s REAL NOT NULL,
+  utilization REAL NOT NULL,
+  PRIMARY KEY(run_id, device));
 )SQL";
 }
 
@@ -339,6 +363,28 @@ ResultsDatabase::InsertLink(int64_t runId, const LinkRecord& r)
            {runId, r.link, r.kind, r.from, r.to, r.capacityBps, static_cast<int64_t>(r.bytes),
             static_cast<int64_t>(r.packets), static_cast<int64_t>(r.payloadBytes), r.busyS,
             r.utilization});
+}
+
+void
+ResultsDatabase::InsertAggregation(int64_t runId, const AggregationRecord& r)
+{
+    auto i64 = [](uint64_t v) { return Value(static_cast<int64_t>(v)); };
+    Insert("aggregation",
+           {"run_id", "round", "clique", "members", "aggregator", "segments", "mean_slot_wait_s",
+            "max_slot_wait_s", "max_slots_in_use", "timeouts", "duplicates", "stale",
+            "resent_results", "overflows"},
+           {runId, i64(r.round), i64(r.clique), r.members, r.aggregator, i64(r.segments),
+            r.meanSlotWaitS, r.maxSlotWaitS, i64(r.maxSlotsInUse), i64(r.timeouts),
+            i64(r.duplicates), i64(r.stale), i64(r.resentResults), i64(r.overflows)});
+}
+
+void
+ResultsDatabase::InsertFpga(int64_t runId, const FpgaRecord& r)
+{
+    Insert("fpgas",
+           {"run_id", "device", "contributions", "results", "busy_s", "utilization"},
+           {runId, r.device, static_cast<int64_t>(r.contributions),
+            static_cast<int64_t>(r.results), r.busyS, r.utilization});
 }
 
 bool

@@ -74,6 +74,34 @@ struct LinkRecord
     double utilization; ///< busyS / simulated duration.
 };
 
+/// One clique's in-network aggregation in one round (table `aggregation`).
+struct AggregationRecord
+{
+    uint32_t round;
+    uint32_t clique;
+    std::string members;    ///< City codes joined by '+'.
+    std::string aggregator; ///< Device carrying the FPGA.
+    uint64_t segments;      ///< Segments summed.
+    double meanSlotWaitS;   ///< Mean time a segment's slot waited for all members.
+    double maxSlotWaitS;
+    uint32_t maxSlotsInUse;
+    uint64_t timeouts;      ///< Straggler timeouts.
+    uint64_t duplicates;    ///< Contributions counted already (resent needlessly).
+    uint64_t stale;         ///< Contributions dropped as too old.
+    uint64_t resentResults; ///< Sums sent again to a member that missed them.
+    uint64_t overflows;     ///< Segments whose int32 sum overflowed.
+};
+
+/// One FPGA over the run (table `fpgas`).
+struct FpgaRecord
+{
+    std::string device;
+    uint64_t contributions;
+    uint64_t results;
+    double busyS;
+    double utilization; ///< busyS / simulated duration.
+};
+
 /**
  * \ingroup intelligent-network
  * \brief The SQLite results database (SQLite C API). Pure C++.
@@ -123,6 +151,8 @@ class ResultsDatabase
     void InsertRound(int64_t runId, const RoundRecord& r);
     void InsertIslandRound(int64_t runId, const IslandRoundRecord& r);
     void InsertLink(int64_t runId, const LinkRecord& r);
+    void InsertAggregation(int64_t runId, const AggregationRecord& r);
+    void InsertFpga(int64_t runId, const FpgaRecord& r);
 
     /// True if a run with this key is already recorded as complete.
     bool HasCompleteRun(const std::string& runKey);

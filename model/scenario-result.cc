@@ -46,6 +46,14 @@ ScenarioResult::Write(ResultsDatabase& db, const RunRecord& run) const
         {
             db.InsertLink(id, l);
         }
+        for (const auto& a : aggregation)
+        {
+            db.InsertAggregation(id, a);
+        }
+        for (const auto& f : fpgas)
+        {
+            db.InsertFpga(id, f);
+        }
         db.Commit();
         return id;
     }

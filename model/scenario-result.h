@@ -27,6 +27,8 @@ struct ScenarioResult
     std::vector<RoundRecord> rounds;
     std::vector<IslandRoundRecord> islandRounds;
     std::vector<LinkRecord> links;
+    std::vector<AggregationRecord> aggregation;
+    std::vector<FpgaRecord> fpgas;
 
     /// Duration of round \p round: latest member end minus earliest member start.
     double RoundDuration(uint32_t round) const;

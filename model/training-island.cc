@@ -9,11 +9,12 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 #include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace ns3
 {
@@ -33,7 +34,7 @@ TrainingIsland::GetTypeId()
                           "Id of this island (its index in the directory and the graph).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&TrainingIsland::m_islandId),
-                          MakeUintegerChecker<uint32_t>(0, GROUP_TAG - 1))
+                          MakeUintegerChecker<uint32_t>(0, AGGREGATOR_TAG - 1))
             .AddAttribute("ModelBytes",
                           "Bytes of the model exchanged each round.",
                           UintegerValue(100000000),
@@ -44,7 +45,7 @@ TrainingIsland::GetTypeId()
                           "28-byte header); IP packet = SegmentSize + 56 must fit the MTU.",
                           UintegerValue(8192),
                           MakeUintegerAccessor(&TrainingIsland::m_segmentSize),
-                          MakeUintegerChecker<uint32_t>(4, 65507 - IslandHeader::SERIALIZED_SIZE))
+                          MakeUintegerChecker<uint32_t>(8, 65507 - IslandHeader::SERIALIZED_SIZE))
             .AddAttribute("ComputeTime",
                           "Simulated duration of one local step.",
                           TimeValue(MilliSeconds(10)),
@@ -65,6 +66,17 @@ TrainingIsland::GetTypeId()
                           UintegerValue(9000),
                           MakeUintegerAccessor(&TrainingIsland::m_port),
                           MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("AggregationPort",
+                          "UDP port of the FPGA aggregation service.",
+                          UintegerValue(9100),
+                          MakeUintegerAccessor(&TrainingIsland::m_aggregationPort),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("AggregationSlots",
+                          "Aggregation: slots of the FPGA pool, i.e. contributions a member "
+                          "may have outstanding.",
+                          UintegerValue(32768),
+                          MakeUintegerAccessor(&TrainingIsland::m_aggregationSlots),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("SendRate",
                           "Pacing rate shared by the island's streams when no RateController "
                           "is set (wire rate).",
@@ -91,6 +103,17 @@ TrainingIsland::GetTypeId()
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&TrainingIsland::m_initialRtt),
                           MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("CheckValues",
+                          "Without a learner: carry this many deterministic test values per "
+                          "model and verify every received value or sum (0: opaque bytes).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TrainingIsland::m_checkValues),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("FixedPointBits",
+                          "Fraction bits of the int32 fixed-point values sent for aggregation.",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&TrainingIsland::m_fixedPointBits),
+                          MakeUintegerChecker<uint32_t>(0, 30))
             .AddTraceSource("RoundStarted",
                             "A round started (compute begins).",
                             MakeTraceSourceAccessor(&TrainingIsland::m_roundStarted),
@@ -100,7 +123,7 @@ TrainingIsland::GetTypeId()
                             MakeTraceSourceAccessor(&TrainingIsland::m_computeFinished),
                             "ns3::TrainingIsland::RoundTracedCallback")
             .AddTraceSource("RoundFinished",
-                            "The island holds every peer's model of the round.",
+                            "The island holds every peer's model (or every sum) of the round.",
                             MakeTraceSourceAccessor(&TrainingIsland::m_roundFinished),
                             "ns3::TrainingIsland::RoundFinishedTracedCallback")
             .AddTraceSource("SegmentSent",
@@ -108,13 +131,17 @@ TrainingIsland::GetTypeId()
                             MakeTraceSourceAccessor(&TrainingIsland::m_segmentSent),
                             "ns3::TrainingIsland::SegmentSentTracedCallback")
             .AddTraceSource("SegmentReceived",
-                            "A new (not duplicate) segment arrived.",
+                            "A new (not duplicate) segment or sum arrived.",
                             MakeTraceSourceAccessor(&TrainingIsland::m_segmentReceived),
                             "ns3::TrainingIsland::SegmentReceivedTracedCallback")
             .AddTraceSource("ModelReceived",
-                            "A peer's whole model of a round arrived.",
+                            "A peer's whole model (or all sums) of a round arrived.",
                             MakeTraceSourceAccessor(&TrainingIsland::m_modelReceived),
                             "ns3::TrainingIsland::ModelReceivedTracedCallback")
+            .AddTraceSource("ValuesChecked",
+                            "CheckValues: a received model's values (or sums) were verified.",
+                            MakeTraceSourceAccessor(&TrainingIsland::m_valuesCheckedTrace),
+                            "ns3::TrainingIsland::ValuesCheckedTracedCallback")
             .AddTraceSource("AllRoundsFinished",
                             "The island finished its last round.",
                             MakeTraceSourceAccessor(&TrainingIsland::m_allRoundsFinished),
@@ -137,7 +164,9 @@ TrainingIsland::DoDispose()
 {
     m_controller = nullptr;
     m_usage = nullptr;
+    m_learner = nullptr;
     m_socket = nullptr;
+    m_multicast.Close();
     m_out.clear();
     m_in.clear();
     Application::DoDispose();
@@ -155,11 +184,23 @@ TrainingIsland::SetPlan(const std::vector<IslandRoundPlan>& period)
     m_plan = period;
 }
 
+const std::vector<IslandRoundPlan>&
+TrainingIsland::GetPlan() const
+{
+    return m_plan;
+}
+
 void
 TrainingIsland::SetRateController(Ptr<RateController> controller, UsageFunction usage)
 {
     m_controller = controller;
     m_usage = usage;
+}
+
+void
+TrainingIsland::SetLearner(std::shared_ptr<IslandLearner> learner)
+{
+    m_learner = learner;
 }
 
 void
@@ -212,15 +253,65 @@ TrainingIsland::GetRetransmissions() const
 }
 
 uint64_t
+TrainingIsland::GetValuesChecked() const
+{
+    return m_valuesChecked;
+}
+
+uint64_t
+TrainingIsland::GetValueMismatches() const
+{
+    return m_valueMismatches;
+}
+
+uint64_t
+TrainingIsland::GetOverflows() const
+{
+    return m_overflows;
+}
+
+double
+TrainingIsland::CheckValue(uint32_t island, uint32_t round, uint32_t index)
+{
+    // splitmix64 of (island, round, index): reproducible values in [-1, 1].
+    uint64_t z = (static_cast<uint64_t>(island) << 48) ^ (static_cast<uint64_t>(round) << 32) ^
+                 index;
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return static_cast<double>(z >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+}
+
+uint64_t
 TrainingIsland::Key(uint32_t round, uint32_t tag)
 {
     return (static_cast<uint64_t>(round) << 32) | tag;
+}
+
+bool
+TrainingIsland::HasStreams(uint32_t round) const
+{
+    auto it = m_out.lower_bound(Key(round, 0));
+    return it != m_out.end() && it->second.round == round;
 }
 
 const IslandRoundPlan&
 TrainingIsland::PlanOf(uint32_t round) const
 {
     return m_plan.at(round % m_plan.size());
+}
+
+uint32_t
+TrainingIsland::ValueCount() const
+{
+    return m_learner ? static_cast<uint32_t>(m_learner->Dimension()) : m_checkValues;
+}
+
+uint32_t
+TrainingIsland::ValuesPerSegment(uint8_t type) const
+{
+    return type == IslandHeader::DATA ? m_segmentSize / 8 : m_segmentSize / 4;
 }
 
 void
@@ -230,13 +321,19 @@ TrainingIsland::StartApplication()
     NS_ABORT_MSG_IF(m_plan.empty(), "TrainingIsland " << m_islandId << ": no round plan set");
     NS_ABORT_MSG_IF(m_islandId >= m_directory.size(),
                     "TrainingIsland " << m_islandId << ": not in the island directory");
-    NS_ABORT_MSG_IF(GetSegmentCount() == 0, "TrainingIsland: ModelBytes must be positive");
+    uint32_t values = ValueCount();
+    uint32_t perSegment = m_segmentSize / 8;
+    NS_ABORT_MSG_IF(values > 0 && (values + perSegment - 1) / perSegment > GetSegmentCount(),
+                    "TrainingIsland " << m_islandId << ": " << values
+                                      << " values do not fit a model of " << m_modelBytes
+                                      << " bytes");
     if (!m_socket)
     {
         m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
         NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
                         "TrainingIsland " << m_islandId << ": cannot bind UDP port " << m_port);
         m_socket->SetRecvCallback(MakeCallback(&TrainingIsland::HandleRead, this));
+        m_multicast.SetNode(GetNode());
     }
     if (m_rounds == 0)
     {
@@ -268,6 +365,7 @@ TrainingIsland::StopApplication()
         m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
         m_socket = nullptr;
     }
+    m_multicast.Close();
 }
 
 void
@@ -276,7 +374,6 @@ TrainingIsland::StartRound(uint32_t round)
     NS_LOG_FUNCTION(this << round);
     m_round = round;
     m_roundStart = Simulator::Now();
-    m_computing = true;
     m_exchanging = false;
     m_roundStarted(round);
     m_computeEvent =
@@ -290,38 +387,61 @@ TrainingIsland::ReleaseRound(uint32_t round)
     NS_ABORT_MSG_IF(round != m_completed,
                     "TrainingIsland " << m_islandId << ": released round " << round
                                       << " but has completed " << m_completed);
-    if (round >= m_rounds)
+    if (round < m_rounds)
     {
-        return;
+        StartRound(round);
     }
-    StartRound(round);
 }
 
 void
 TrainingIsland::ComputeDone(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
-    m_computing = false;
     m_exchanging = true;
-    m_computeFinished(round);
     const IslandRoundPlan& plan = PlanOf(round);
-    if (!plan.peers.empty())
+    if (m_learner)
     {
-        switch (plan.mode)
+        m_learner->LocalSteps(round, m_localSteps);
+        m_sendValues[round] = m_learner->Parameters();
+        NS_ABORT_MSG_IF(m_sendValues[round].size() != ValueCount(),
+                        "TrainingIsland: learner returned a vector of the wrong size");
+    }
+    else if (m_checkValues > 0)
+    {
+        std::vector<double>& v = m_sendValues[round];
+        v.resize(m_checkValues);
+        for (uint32_t j = 0; j < m_checkValues; ++j)
         {
-        case ExchangeMode::UNICAST:
-            for (uint32_t peer : plan.peers)
-            {
-                OpenStream(round, peer, m_directory.at(peer), IslandHeader::DATA, {peer});
-            }
-            break;
-        case ExchangeMode::MULTICAST:
-            OpenStream(round, GROUP_TAG, plan.group, IslandHeader::DATA, plan.peers);
-            break;
-        case ExchangeMode::AGGREGATION:
-            NS_FATAL_ERROR("TrainingIsland: aggregation mode is not available yet");
-            break;
+            v[j] = CheckValue(m_islandId, round, j);
         }
+    }
+    m_computeFinished(round);
+    switch (plan.mode)
+    {
+    case ExchangeMode::UNICAST:
+        for (uint32_t target : plan.targets)
+        {
+            OpenStream(round, target, m_directory.at(target), m_port, IslandHeader::DATA,
+                       {target});
+        }
+        break;
+    case ExchangeMode::MULTICAST:
+        if (!plan.targets.empty())
+        {
+            OpenStream(round, GROUP_TAG, plan.group, m_port, IslandHeader::DATA, plan.targets);
+        }
+        break;
+    case ExchangeMode::AGGREGATION:
+        if (!plan.peers.empty())
+        {
+            OpenStream(round, plan.aggregator, plan.aggregatorAddress, m_aggregationPort,
+                       IslandHeader::CONTRIBUTION, {plan.aggregator});
+        }
+        break;
+    }
+    if (!HasStreams(round))
+    {
+        m_sendValues.erase(round); // nothing to send this round
     }
     CheckRoundComplete();
 }
@@ -334,16 +454,28 @@ TrainingIsland::CheckRoundComplete()
         return;
     }
     const IslandRoundPlan& plan = PlanOf(m_round);
-    for (uint32_t peer : plan.peers)
+    if (plan.mode == ExchangeMode::AGGREGATION && !plan.peers.empty())
     {
-        auto it = m_in.find(Key(m_round, peer));
+        auto it = m_in.find(Key(m_round, plan.aggregator));
         if (it == m_in.end() || !it->second.state.Complete())
         {
             return;
         }
     }
+    else
+    {
+        for (uint32_t peer : plan.peers)
+        {
+            auto it = m_in.find(Key(m_round, peer));
+            if (it == m_in.end() || !it->second.state.Complete())
+            {
+                return;
+            }
+        }
+    }
     m_exchanging = false;
     uint32_t round = m_round;
+    Synchronize(round);
     m_completed = round + 1;
     NS_LOG_INFO("island " << m_islandId << " finished round " << round << " at "
                           << Simulator::Now().As(Time::S));
@@ -365,18 +497,54 @@ TrainingIsland::CheckRoundComplete()
 }
 
 void
+TrainingIsland::Synchronize(uint32_t round)
+{
+    const IslandRoundPlan& plan = PlanOf(round);
+    if (plan.peers.empty())
+    {
+        return;
+    }
+    if (plan.mode == ExchangeMode::AGGREGATION)
+    {
+        InStream& in = m_in[Key(round, plan.aggregator)];
+        if (m_learner)
+        {
+            m_learner->SynchronizeSum(round, in.values,
+                                      static_cast<uint32_t>(plan.peers.size() + 1));
+        }
+        in.values = std::vector<double>();
+        return;
+    }
+    std::vector<std::vector<double>> vectors;
+    for (uint32_t peer : plan.peers)
+    {
+        InStream& in = m_in[Key(round, peer)];
+        vectors.push_back(std::move(in.values));
+        in.values = std::vector<double>();
+    }
+    if (m_learner)
+    {
+        m_learner->Synchronize(round, vectors);
+    }
+}
+
+void
 TrainingIsland::OpenStream(uint32_t round,
                            uint32_t tag,
                            Ipv4Address dest,
+                           uint16_t port,
                            uint8_t type,
                            const std::vector<uint32_t>& receivers)
 {
     uint64_t key = Key(round, tag);
     NS_ABORT_MSG_IF(m_out.count(key), "TrainingIsland: stream opened twice");
+    const IslandRoundPlan& plan = PlanOf(round);
     OutStream s{round,
+                tag,
                 dest,
+                port,
                 type,
-                static_cast<uint16_t>(std::max(0, PlanOf(round).clique)),
+                plan.cliqueKey,
                 OutgoingTransfer(GetSegmentCount(), receivers),
                 0.0,
                 0,
@@ -388,9 +556,19 @@ TrainingIsland::OpenStream(uint32_t round,
     auto it = m_out.emplace(key, std::move(s)).first;
     if (m_controller)
     {
-        it->second.controllerId =
-            m_controller->Register(m_usage(PlanOf(round), tag),
-                                   MakeCallback(&TrainingIsland::SetStreamRate, this).Bind(key));
+        auto setRate = MakeCallback(&TrainingIsland::SetStreamRate, this).Bind(key);
+        FlowUsage usage = m_usage(plan, tag);
+        if (type == IslandHeader::CONTRIBUTION)
+        {
+            // The members of an aggregation form one flow of the fluid model.
+            std::string share = "aggregation/" + std::to_string(round) + "/" +
+                                std::to_string(plan.cliqueKey);
+            it->second.controllerId = m_controller->RegisterShared(share, usage, setRate);
+        }
+        else
+        {
+            it->second.controllerId = m_controller->Register(usage, setRate);
+        }
     }
     else
     {
@@ -423,12 +601,72 @@ TrainingIsland::SetStreamRate(uint64_t key, double rate)
     {
         return;
     }
+    it->second.rateBps = rate;
+    Resume(key);
+}
+
+void
+TrainingIsland::Resume(uint64_t key)
+{
+    auto it = m_out.find(key);
+    if (it == m_out.end())
+    {
+        return;
+    }
     OutStream& s = it->second;
-    s.rateBps = rate;
-    if (rate > 0 && !s.sendEvent.IsRunning())
+    if (s.rateBps > 0 && !s.sendEvent.IsRunning())
     {
         s.sendEvent = Simulator::ScheduleNow(&TrainingIsland::SendNext, this, key);
     }
+}
+
+bool
+TrainingIsland::WindowAllows(const OutStream& s) const
+{
+    if (s.type != IslandHeader::CONTRIBUTION)
+    {
+        return true;
+    }
+    uint32_t next = s.state.NextNew();
+    if (next >= s.state.Count() || next < m_aggregationSlots)
+    {
+        return true;
+    }
+    // Slot next % slots is free once the sum of its previous segment came back.
+    auto it = m_in.find(Key(s.round, s.tag));
+    return it != m_in.end() && it->second.state.Has(next - m_aggregationSlots);
+}
+
+Ptr<Packet>
+TrainingIsland::MakePayload(const OutStream& s, uint32_t seq)
+{
+    uint32_t payload = GetSegmentPayload(seq);
+    auto vit = m_sendValues.find(s.round);
+    uint32_t perSegment = ValuesPerSegment(s.type);
+    uint64_t first = static_cast<uint64_t>(seq) * perSegment;
+    if (vit == m_sendValues.end() || first >= vit->second.size())
+    {
+        return Create<Packet>(payload);
+    }
+    const std::vector<double>& values = vit->second;
+    uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(perSegment, values.size() - first));
+    std::vector<uint8_t> buf(payload, 0);
+    if (s.type == IslandHeader::DATA)
+    {
+        std::memcpy(buf.data(), values.data() + first, n * sizeof(double));
+    }
+    else
+    {
+        FixedPoint fp(static_cast<int>(m_fixedPointBits));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            bool overflow = false;
+            int32_t q = fp.Encode(values[first + i], overflow);
+            m_overflows += overflow ? 1 : 0;
+            std::memcpy(buf.data() + 4 * i, &q, 4);
+        }
+    }
+    return Create<Packet>(buf.data(), payload);
 }
 
 void
@@ -447,29 +685,40 @@ TrainingIsland::SendNext(uint64_t key)
     uint32_t seq;
     bool retx;
     double now = Simulator::Now().GetSeconds();
-    if (!s.state.Next(now, seq, retx))
+    if (!s.state.Next(now, seq, retx, WindowAllows(s)))
     {
         if (s.state.AllNewSent())
         {
             ReleaseStream(s);
             ArmRto(key);
         }
-        return;
+        return; // idle, or blocked by the slot window until a sum returns
     }
-    uint32_t payload = GetSegmentPayload(seq);
+    Ptr<Packet> p = MakePayload(s, seq);
+    uint32_t payload = p->GetSize();
     IslandHeader h;
     h.type = s.type;
     h.flags = retx ? IslandHeader::FLAG_RETRANSMISSION : 0;
+    if (static_cast<uint64_t>(seq) * ValuesPerSegment(s.type) < ValueCount())
+    {
+        h.flags |= IslandHeader::FLAG_VALUES;
+    }
     h.island = static_cast<uint16_t>(m_islandId);
     h.origin = static_cast<uint16_t>(m_islandId);
-    h.extra = s.clique;
+    h.extra = s.cliqueKey;
     h.round = s.round;
     h.seq = seq;
     h.count = s.state.Count();
     h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
-    Ptr<Packet> p = Create<Packet>(payload);
     p->AddHeader(h);
-    m_socket->SendTo(p, 0, InetSocketAddress(s.dest, m_port));
+    if (s.dest.IsMulticast())
+    {
+        m_multicast.Send(p, s.dest, s.port, PlanOf(s.round).groupDevices);
+    }
+    else
+    {
+        m_socket->SendTo(p, 0, InetSocketAddress(s.dest, s.port));
+    }
     if (retx)
     {
         ++m_retransmissions;
@@ -527,16 +776,29 @@ TrainingIsland::OnRto(uint64_t key)
     OutStream& s = it->second;
     NS_LOG_INFO("island " << m_islandId << " RTO on round " << s.round << " stream to "
                           << s.dest);
-    for (uint32_t r : s.state.PendingReceivers())
+    if (s.type == IslandHeader::CONTRIBUTION)
     {
-        IslandHeader h;
-        h.type = IslandHeader::POLL;
-        h.island = static_cast<uint16_t>(m_islandId);
-        h.origin = static_cast<uint16_t>(m_islandId);
-        h.round = s.round;
-        h.count = s.state.Count();
-        h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
-        SendControl(h, Create<Packet>(), m_directory.at(r));
+        // No sums for a while: resend the contributions whose sums are missing.
+        auto in = m_in.find(Key(s.round, s.tag));
+        IncomingTransfer none(s.state.Count());
+        const IncomingTransfer& got = in == m_in.end() ? none : in->second.state;
+        s.state.OnAck(s.tag, got.Cumulative(), got.Missing(s.state.Count(), m_maxNackRanges),
+                      Simulator::Now().GetSeconds(), 0.0);
+        Resume(key);
+    }
+    else
+    {
+        for (uint32_t r : s.state.PendingReceivers())
+        {
+            IslandHeader h;
+            h.type = IslandHeader::POLL;
+            h.island = static_cast<uint16_t>(m_islandId);
+            h.origin = static_cast<uint16_t>(m_islandId);
+            h.round = s.round;
+            h.count = s.state.Count();
+            h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+            SendControl(h, Create<Packet>(), m_directory.at(r), m_port);
+        }
     }
     s.backoff = std::min<uint32_t>(s.backoff * 2, 64);
     ArmRto(key);
@@ -550,17 +812,25 @@ TrainingIsland::FinishStream(uint64_t key)
     {
         return;
     }
+    uint32_t round = it->second.round;
     ReleaseStream(it->second);
     it->second.sendEvent.Cancel();
     it->second.rtoEvent.Cancel();
     m_out.erase(it);
+    if (!HasStreams(round))
+    {
+        m_sendValues.erase(round); // every stream of the round is done
+    }
 }
 
 void
-TrainingIsland::SendControl(const IslandHeader& h, Ptr<Packet> payload, Ipv4Address to)
+TrainingIsland::SendControl(const IslandHeader& h,
+                            Ptr<Packet> payload,
+                            Ipv4Address to,
+                            uint16_t port)
 {
     payload->AddHeader(h);
-    m_socket->SendTo(payload, 0, InetSocketAddress(to, m_port));
+    m_socket->SendTo(payload, 0, InetSocketAddress(to, port));
 }
 
 void
@@ -581,11 +851,17 @@ TrainingIsland::HandleRead(Ptr<Socket> socket)
         case IslandHeader::DATA:
             HandleData(h, packet);
             break;
+        case IslandHeader::RESULT:
+            HandleResult(h, packet);
+            break;
         case IslandHeader::ACK:
             HandleAck(h, packet);
             break;
         case IslandHeader::POLL:
             HandlePoll(h);
+            break;
+        case IslandHeader::RESEND:
+            HandleResend(h);
             break;
         default:
             NS_LOG_WARN("island " << m_islandId << ": unexpected packet type "
@@ -595,11 +871,86 @@ TrainingIsland::HandleRead(Ptr<Socket> socket)
 }
 
 void
+TrainingIsland::StoreValues(InStream& in, const IslandHeader& h, Ptr<Packet> packet)
+{
+    if (!(h.flags & IslandHeader::FLAG_VALUES))
+    {
+        return;
+    }
+    uint32_t total = ValueCount();
+    uint32_t perSegment = ValuesPerSegment(h.type);
+    uint64_t first = static_cast<uint64_t>(h.seq) * perSegment;
+    if (first >= total)
+    {
+        return;
+    }
+    uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(perSegment, total - first));
+    in.values.resize(total, 0.0);
+    std::vector<uint8_t> buf(packet->GetSize());
+    packet->CopyData(buf.data(), buf.size());
+    if (h.type == IslandHeader::DATA)
+    {
+        n = std::min<uint32_t>(n, static_cast<uint32_t>(buf.size() / 8));
+        std::memcpy(in.values.data() + first, buf.data(), n * sizeof(double));
+    }
+    else
+    {
+        FixedPoint fp(static_cast<int>(m_fixedPointBits));
+        n = std::min<uint32_t>(n, static_cast<uint32_t>(buf.size() / 4));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            int32_t q;
+            std::memcpy(&q, buf.data() + 4 * i, 4);
+            in.values[first + i] = fp.Decode(q);
+        }
+    }
+}
+
+void
+TrainingIsland::CheckValues(uint32_t round, uint32_t origin, InStream& in)
+{
+    if (m_learner || m_checkValues == 0)
+    {
+        return;
+    }
+    const IslandRoundPlan& plan = PlanOf(round);
+    FixedPoint fp(static_cast<int>(m_fixedPointBits));
+    uint32_t mismatches = 0;
+    in.values.resize(m_checkValues, std::nan(""));
+    for (uint32_t j = 0; j < m_checkValues; ++j)
+    {
+        double expected;
+        if (plan.mode == ExchangeMode::AGGREGATION)
+        {
+            // The exact fixed-point sum of every member's contribution.
+            int64_t sum = 0;
+            bool overflow = false;
+            sum += fp.Encode(CheckValue(m_islandId, round, j), overflow);
+            for (uint32_t peer : plan.peers)
+            {
+                sum += fp.Encode(CheckValue(peer, round, j), overflow);
+            }
+            expected = fp.Decode(sum);
+        }
+        else
+        {
+            expected = CheckValue(origin, round, j);
+        }
+        mismatches += in.values[j] == expected ? 0 : 1;
+    }
+    m_valuesChecked += m_checkValues;
+    m_valueMismatches += mismatches;
+    m_valuesCheckedTrace(round, origin, m_checkValues, mismatches);
+}
+
+void
 TrainingIsland::HandleData(const IslandHeader& h, Ptr<Packet> packet)
 {
-    if (h.origin == m_islandId || h.count == 0 || h.seq >= h.count)
+    const auto& peers = PlanOf(h.round).peers;
+    if (h.count == 0 || h.seq >= h.count ||
+        std::find(peers.begin(), peers.end(), h.origin) == peers.end())
     {
-        return; // our own multicast copy, or garbage
+        return; // not a model this island waits for (e.g. transit multicast), or garbage
     }
     InStream& in = m_in[Key(h.round, h.origin)];
     in.state.SetCount(h.count);
@@ -608,6 +959,7 @@ TrainingIsland::HandleData(const IslandHeader& h, Ptr<Packet> packet)
     if (isNew)
     {
         ++in.sinceAck;
+        StoreValues(in, h, packet);
         m_segmentReceived(h.round, h.origin, h.seq, payload, packet);
     }
     bool complete = in.state.Complete();
@@ -620,12 +972,82 @@ TrainingIsland::HandleData(const IslandHeader& h, Ptr<Packet> packet)
     if (complete && !in.notified)
     {
         in.notified = true;
+        CheckValues(h.round, h.origin, in);
         m_modelReceived(h.round, h.origin);
         if (h.round == m_round)
         {
             CheckRoundComplete();
         }
     }
+}
+
+void
+TrainingIsland::HandleResult(const IslandHeader& h, Ptr<Packet> packet)
+{
+    const IslandRoundPlan& plan = PlanOf(h.round);
+    if (plan.mode != ExchangeMode::AGGREGATION || h.island != plan.aggregator ||
+        h.extra != plan.cliqueKey || h.count == 0 || h.seq >= h.count || plan.peers.empty())
+    {
+        return; // e.g. the sums of another clique the same FPGA serves, passing through
+    }
+    uint64_t key = Key(h.round, plan.aggregator);
+    InStream& in = m_in[key];
+    in.state.SetCount(h.count);
+    if (in.state.Add(h.seq))
+    {
+        StoreValues(in, h, packet);
+        m_overflows += (h.flags & IslandHeader::FLAG_OVERFLOW) ? 1 : 0;
+        m_segmentReceived(h.round, h.island, h.seq, packet->GetSize(), packet);
+    }
+    // A sum acknowledges this island's contribution; missing sums below the highest one
+    // received make it resend those contributions (after a round trip).
+    auto it = m_out.find(key);
+    if (it != m_out.end())
+    {
+        OutStream& s = it->second;
+        bool progress = s.state.OnAck(plan.aggregator, in.state.Cumulative(),
+                                      in.state.Missing(in.state.Highest(), m_maxNackRanges),
+                                      Simulator::Now().GetSeconds(), 1.2 * s.srtt);
+        if (progress)
+        {
+            s.backoff = 1;
+        }
+        if (s.state.Complete())
+        {
+            FinishStream(key);
+        }
+        else
+        {
+            Resume(key);
+            if (s.state.AllNewSent() && progress)
+            {
+                ArmRto(key);
+            }
+        }
+    }
+    if (in.state.Complete() && !in.notified)
+    {
+        in.notified = true;
+        CheckValues(h.round, h.island, in);
+        m_modelReceived(h.round, h.island);
+        if (h.round == m_round)
+        {
+            CheckRoundComplete();
+        }
+    }
+}
+
+void
+TrainingIsland::HandleResend(const IslandHeader& h)
+{
+    auto it = m_out.find(Key(h.round, h.island));
+    if (it == m_out.end() || h.seq >= it->second.state.Count() ||
+        h.extra != it->second.cliqueKey)
+    {
+        return;
+    }
+    it->second.state.OnAck(h.island, 0, {{h.seq, 1}}, Simulator::Now().GetSeconds(), 0.0);
+    Resume(it->first);
 }
 
 void
@@ -652,7 +1074,7 @@ TrainingIsland::SendAck(uint32_t round, uint32_t origin, InStream& in, uint64_t 
             buf[8 * i + 4 + b] = static_cast<uint8_t>(missing[i].second >> (24 - 8 * b));
         }
     }
-    SendControl(h, Create<Packet>(buf.data(), buf.size()), m_directory.at(origin));
+    SendControl(h, Create<Packet>(buf.data(), buf.size()), m_directory.at(origin), m_port);
 }
 
 void
@@ -704,9 +1126,9 @@ TrainingIsland::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
         FinishStream(key);
         return;
     }
-    if (s.state.HasQueuedRetransmissions() && !s.sendEvent.IsRunning() && s.rateBps > 0)
+    if (s.state.HasQueuedRetransmissions())
     {
-        s.sendEvent = Simulator::ScheduleNow(&TrainingIsland::SendNext, this, key);
+        Resume(key);
     }
     if (s.state.AllNewSent() && progress)
     {
@@ -717,7 +1139,8 @@ TrainingIsland::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
 void
 TrainingIsland::HandlePoll(const IslandHeader& h)
 {
-    if (h.count == 0)
+    const auto& peers = PlanOf(h.round).peers;
+    if (h.count == 0 || std::find(peers.begin(), peers.end(), h.origin) == peers.end())
     {
         return;
     }

@@ -1,6 +1,7 @@
 # Registers every ns-3 TestSuite of the module with CTest (standalone build).
 set(IN_NS3_SUITES
     intelligent-network-exchange
+    intelligent-network-routers
 )
 foreach(suite ${IN_NS3_SUITES})
   add_test(NAME ns3-suite/${suite}

@@ -42,6 +42,31 @@ ChainTopology(const std::vector<double>& ratesBps,
     return t;
 }
 
+/// A star: hub city HUB (device HUBD) and \p leaves cities L0.. (devices L<i>D), each leaf
+/// device linked to the hub device at \p rateBps with one-way \p latencyS.
+inline Topology
+StarTopology(const std::vector<double>& latenciesS, double rateBps, double edgeBps = 1e12)
+{
+    Topology t("star");
+    t.AddCity(City{"HUB", "HUB", 0.0, 0.0});
+    t.AddDevice(Device{"HUBD", "HUB", edgeBps, ""});
+    for (std::size_t i = 0; i < latenciesS.size(); ++i)
+    {
+        std::string c = "L" + std::to_string(i);
+        t.AddCity(City{c, c, 0.0, 0.0});
+        t.AddDevice(Device{c + "D", c, edgeBps, ""});
+        t.AddLink(TopologyLink{LinkKind::PRIVATE, c + "D", "HUBD", latenciesS[i], rateBps});
+    }
+    return t;
+}
+
+/// A star whose \p leaves links all have latency \p latencyS.
+inline Topology
+StarTopology(uint32_t leaves, double rateBps, double latencyS, double edgeBps = 1e12)
+{
+    return StarTopology(std::vector<double>(leaves, latencyS), rateBps, edgeBps);
+}
+
 /// Analytic time for \p modelBytes in segments of \p segment payload bytes to cross a path of
 /// hops (rate, latency), paced at the bottleneck: all but the last segment leave back to back
 /// at the bottleneck rate; the last one is stored and forwarded on every hop.

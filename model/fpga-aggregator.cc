@@ -1,0 +1,371 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fpga-aggregator.h"
+
+#include "wire-format.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FpgaAggregator");
+NS_OBJECT_ENSURE_REGISTERED(FpgaAggregator);
+
+TypeId
+FpgaAggregator::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FpgaAggregator")
+            .SetParent<Application>()
+            .SetGroupName("IntelligentNetwork")
+            .AddConstructor<FpgaAggregator>()
+            .AddAttribute("Port",
+                          "UDP port of the aggregation service.",
+                          UintegerValue(9100),
+                          MakeUintegerAccessor(&FpgaAggregator::m_port),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("IslandPort",
+                          "UDP port of the islands (for resent sums and resend requests).",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&FpgaAggregator::m_islandPort),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("Tag",
+                          "Id of this service in packet headers (TrainingIsland::AGGREGATOR_TAG "
+                          "+ device node).",
+                          UintegerValue(0x8000),
+                          MakeUintegerAccessor(&FpgaAggregator::m_tag),
+                          MakeUintegerChecker<uint32_t>(0x8000, 0xFFFE))
+            .AddAttribute("Throughput",
+                          "Rate at which the FPGA processes contributions (their wire bits).",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&FpgaAggregator::m_throughput),
+                          MakeDataRateChecker())
+            .AddAttribute("PipelineLatency",
+                          "Delay from a segment's last contribution processed to its sum sent.",
+                          TimeValue(MicroSeconds(2)),
+                          MakeTimeAccessor(&FpgaAggregator::m_latency),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("Slots",
+                          "Slots in the pool of each clique.",
+                          UintegerValue(32768),
+                          MakeUintegerAccessor(&FpgaAggregator::m_slots),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Timeout",
+                          "Straggler timeout of a slot waiting for missing contributions.",
+                          TimeValue(MilliSeconds(500)),
+                          MakeTimeAccessor(&FpgaAggregator::m_timeout),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddTraceSource("SlotCompleted",
+                            "A segment's sum is complete.",
+                            MakeTraceSourceAccessor(&FpgaAggregator::m_slotCompleted),
+                            "ns3::FpgaAggregator::SlotCompletedTracedCallback")
+            .AddTraceSource("Timeout",
+                            "A slot waited longer than Timeout for missing members.",
+                            MakeTraceSourceAccessor(&FpgaAggregator::m_timeoutTrace),
+                            "ns3::FpgaAggregator::TimeoutTracedCallback");
+    return tid;
+}
+
+FpgaAggregator::FpgaAggregator() = default;
+FpgaAggregator::~FpgaAggregator() = default;
+
+void
+FpgaAggregator::DoDispose()
+{
+    m_socket = nullptr;
+    m_multicast.Close();
+    m_queues.clear();
+    Application::DoDispose();
+}
+
+void
+FpgaAggregator::AddClique(const AggregatorClique& clique)
+{
+    NS_ABORT_MSG_IF(clique.members.size() < 2 || clique.members.size() > 64,
+                    "FpgaAggregator: a clique needs 2 to 64 members");
+    m_cliques[clique.cliqueKey] = clique;
+}
+
+void
+FpgaAggregator::SetDirectory(const std::vector<Ipv4Address>& addresses)
+{
+    m_directory = addresses;
+}
+
+uint32_t
+FpgaAggregator::GetTag() const
+{
+    return m_tag;
+}
+
+Time
+FpgaAggregator::GetBusyTime() const
+{
+    return m_busy;
+}
+
+uint64_t
+FpgaAggregator::GetContributions() const
+{
+    return m_contributions;
+}
+
+uint64_t
+FpgaAggregator::GetResults() const
+{
+    return m_results;
+}
+
+uint64_t
+FpgaAggregator::Key(uint32_t round, uint16_t clique)
+{
+    return (static_cast<uint64_t>(round) << 16) | clique;
+}
+
+void
+FpgaAggregator::StartApplication()
+{
+    if (!m_socket)
+    {
+        m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+        NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
+                        "FpgaAggregator: cannot bind port " << m_port);
+        m_socket->SetRecvCallback(MakeCallback(&FpgaAggregator::HandleRead, this));
+        m_multicast.SetNode(GetNode());
+    }
+}
+
+void
+FpgaAggregator::StopApplication()
+{
+    if (m_socket)
+    {
+        m_socket->Close();
+        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        m_socket = nullptr;
+    }
+    m_multicast.Close();
+}
+
+void
+FpgaAggregator::HandleRead(Ptr<Socket> socket)
+{
+    Ptr<Packet> packet;
+    Address from;
+    while ((packet = socket->RecvFrom(from)))
+    {
+        if (packet->GetSize() < IslandHeader::SERIALIZED_SIZE)
+        {
+            continue;
+        }
+        IslandHeader h;
+        packet->RemoveHeader(h);
+        auto cit = m_cliques.find(h.extra);
+        if (h.type != IslandHeader::CONTRIBUTION || cit == m_cliques.end() || h.count == 0 ||
+            h.seq >= h.count)
+        {
+            NS_LOG_WARN("FpgaAggregator " << m_tag << ": unexpected packet " << h);
+            continue;
+        }
+        const AggregatorClique& clique = cit->second;
+        auto mit = std::find(clique.members.begin(), clique.members.end(), h.island);
+        if (mit == clique.members.end())
+        {
+            NS_LOG_WARN("FpgaAggregator " << m_tag << ": island " << h.island
+                                          << " is not a member of clique " << h.extra);
+            continue;
+        }
+        uint32_t member = static_cast<uint32_t>(mit - clique.members.begin());
+        uint64_t key = Key(h.round, h.extra);
+        auto qit = m_queues.find(key);
+        if (qit == m_queues.end())
+        {
+            // Free the slots of this clique's occurrences before the previous one: a member
+            // contributing now has finished the previous occurrence, which needed every
+            // member's contributions, so every member has finished the ones before it.
+            uint64_t previous = 0;
+            for (const auto& [k, old] : m_queues)
+            {
+                if ((k & 0xFFFF) == h.extra && k < key)
+                {
+                    previous = std::max(previous, k);
+                }
+            }
+            for (auto& [k, old] : m_queues)
+            {
+                if ((k & 0xFFFF) == h.extra && k < previous)
+                {
+                    old.queue->Retire();
+                }
+            }
+            QueueState st;
+            st.queue = CreateObject<AggregationQueue>();
+            st.queue->Setup(static_cast<uint32_t>(clique.members.size()), m_slots, h.count);
+            st.queue->TraceConnectWithoutContext(
+                "SlotCompleted",
+                Callback<void, uint32_t, Time>([this, h](uint32_t seq, Time wait) {
+                    m_slotCompleted(h.round, h.extra, seq, wait);
+                }));
+            qit = m_queues.emplace(key, st).first;
+        }
+        QueueState& st = qit->second;
+        if (h.seq == 0 || st.payloadBytes == 0)
+        {
+            st.payloadBytes = std::max(st.payloadBytes, packet->GetSize());
+        }
+        std::vector<int32_t> lanes;
+        if (h.flags & IslandHeader::FLAG_VALUES)
+        {
+            lanes.resize(packet->GetSize() / 4);
+            packet->CopyData(reinterpret_cast<uint8_t*>(lanes.data()), lanes.size() * 4);
+        }
+        // The FPGA processes contributions one after the other at its throughput.
+        ++m_contributions;
+        Time now = Simulator::Now();
+        Time start = std::max(now, m_busyUntil);
+        Time service = Seconds(WireFormat::WireBytes(packet->GetSize()) * 8.0 /
+                               static_cast<double>(m_throughput.GetBitRate()));
+        m_busyUntil = start + service;
+        m_busy += service;
+        Time ready = m_busyUntil + m_latency - now;
+        switch (st.queue->Contribute(member, h.seq, lanes, now))
+        {
+        case AggregationQueue::ADDED:
+            if (st.queue->Missing(h.seq).size() + 1 == clique.members.size())
+            {
+                Simulator::Schedule(m_timeout, &FpgaAggregator::CheckTimeout, this, h.round,
+                                    h.extra, h.seq);
+            }
+            break;
+        case AggregationQueue::COMPLETED:
+            Simulator::Schedule(ready, &FpgaAggregator::EmitResult, this, h.round, h.extra, h.seq,
+                                h.count, false, 0);
+            break;
+        case AggregationQueue::ALREADY_SUMMED:
+            ++st.resent;
+            Simulator::Schedule(ready, &FpgaAggregator::EmitResult, this, h.round, h.extra, h.seq,
+                                h.count, true, static_cast<uint32_t>(h.island));
+            break;
+        case AggregationQueue::DUPLICATE:
+        case AggregationQueue::STALE:
+            break;
+        }
+    }
+}
+
+void
+FpgaAggregator::EmitResult(uint32_t round,
+                           uint16_t clique,
+                           uint32_t seq,
+                           uint32_t count,
+                           bool resend,
+                           uint32_t member)
+{
+    auto qit = m_queues.find(Key(round, clique));
+    if (qit == m_queues.end() || !m_socket)
+    {
+        return;
+    }
+    QueueState& st = qit->second;
+    const std::vector<int32_t>& sum = st.queue->Result(seq);
+    uint32_t payload = st.payloadBytes;
+    Ptr<Packet> p;
+    if (sum.empty())
+    {
+        p = Create<Packet>(payload);
+    }
+    else
+    {
+        std::vector<uint8_t> buf(std::max<std::size_t>(payload, sum.size() * 4), 0);
+        std::memcpy(buf.data(), sum.data(), sum.size() * 4);
+        p = Create<Packet>(buf.data(), buf.size());
+    }
+    IslandHeader h;
+    h.type = IslandHeader::RESULT;
+    h.flags = (sum.empty() ? 0 : IslandHeader::FLAG_VALUES) |
+              (st.queue->Overflowed(seq) ? IslandHeader::FLAG_OVERFLOW : 0) |
+              (resend ? IslandHeader::FLAG_RETRANSMISSION : 0);
+    h.island = static_cast<uint16_t>(m_tag);
+    h.origin = static_cast<uint16_t>(m_tag);
+    h.extra = clique;
+    h.round = round;
+    h.seq = seq;
+    h.count = count;
+    h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    p->AddHeader(h);
+    ++m_results;
+    const AggregatorClique& c = m_cliques.at(clique);
+    if (resend)
+    {
+        m_socket->SendTo(p, 0, InetSocketAddress(m_directory.at(member), m_islandPort));
+    }
+    else
+    {
+        m_multicast.Send(p, c.group, m_islandPort, c.groupDevices);
+    }
+}
+
+void
+FpgaAggregator::CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq)
+{
+    auto qit = m_queues.find(Key(round, clique));
+    if (qit == m_queues.end() || !qit->second.queue->IsPending(seq) || !m_socket)
+    {
+        return;
+    }
+    QueueState& st = qit->second;
+    std::vector<uint32_t> missing = st.queue->Missing(seq);
+    ++st.timeouts;
+    m_timeoutTrace(round, clique, seq, static_cast<uint32_t>(missing.size()));
+    const AggregatorClique& c = m_cliques.at(clique);
+    for (uint32_t m : missing)
+    {
+        IslandHeader h;
+        h.type = IslandHeader::RESEND;
+        h.island = static_cast<uint16_t>(m_tag);
+        h.origin = static_cast<uint16_t>(m_tag);
+        h.extra = clique;
+        h.round = round;
+        h.seq = seq;
+        h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(h);
+        m_socket->SendTo(p, 0, InetSocketAddress(m_directory.at(c.members[m]), m_islandPort));
+    }
+    Simulator::Schedule(m_timeout, &FpgaAggregator::CheckTimeout, this, round, clique, seq);
+}
+
+std::vector<AggregationStats>
+FpgaAggregator::GetStats() const
+{
+    std::vector<AggregationStats> out;
+    for (const auto& [key, st] : m_queues)
+    {
+        const AggregationQueue& q = *st.queue;
+        out.push_back(AggregationStats{static_cast<uint32_t>(key >> 16),
+                                       static_cast<uint16_t>(key & 0xFFFF),
+                                       q.GetMembers(),
+                                       q.GetCompleted(),
+                                       q.GetTotalWait(),
+                                       q.GetMaxWait(),
+                                       q.GetMaxSlotsInUse(),
+                                       st.timeouts,
+                                       q.GetDuplicates(),
+                                       q.GetStale(),
+                                       st.resent,
+                                       q.GetOverflows()});
+    }
+    return out;
+}
+
+} // namespace ns3
