@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Merge results databases (e.g. the per-task databases of a SLURM sweep) into one.
+
+    scripts/merge-results.py OUT.db IN1.db IN2.db ...
+
+OUT.db is created if needed (WAL mode, like every results database). For each input, in one
+transaction:
+  * every table and index of the input that OUT lacks is created with the input's own
+    CREATE statement (so tables added by later modules, e.g. training-proxy loss curves, come
+    along without this script knowing them);
+  * rows of `runs` are appended with a new run_id, except rows whose run_key is already
+    'complete' in OUT (the run is there) and rows identical to one OUT holds (same run_key,
+    status and created_at: merging an input twice adds nothing);
+  * rows of every other table with a run_id column follow their run, run_id renumbered; a
+    table's own INTEGER PRIMARY KEY (other than run_id) is left to OUT to assign;
+  * rows of tables without run_id (meta) are inserted unless the same primary key exists.
+
+Standard library only. Exit status 0 on success, 2 on error (nothing of the failing input is
+kept; inputs merged before it stay merged).
+"""
+
+import os
+import sqlite3
+import sys
+
+BUSY_TIMEOUT_S = 120.0
+
+
+def quote(name):
+    return '"%s"' % name.replace('"', '""')
+
+
+def tables(con, schema="main"):
+    """{name: create sql} of user tables."""
+    return {name: sql for name, sql in con.execute(
+        "SELECT name, sql FROM %s.sqlite_master WHERE type = 'table' AND name NOT LIKE "
+        "'sqlite_%%'" % schema)}
+
+
+def columns(con, schema, table):
+    """[(name, type, pk)] of a table."""
+    return [(r[1], (r[2] or "").upper(), r[5])
+            for r in con.execute("PRAGMA %s.table_info(%s)" % (schema, quote(table)))]
+
+
+def merge_one(con, path):
+    """Merge database \\p path into the open OUT connection; returns counts."""
+    if not os.path.isfile(path):
+        raise RuntimeError("%s: no such file" % path)
+    con.execute("ATTACH DATABASE ? AS src", (os.path.abspath(path),))
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            counts = _merge_attached(con, path)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+    finally:
+        con.execute("DETACH DATABASE src")
+    return counts
+
+
+def _merge_attached(con, path):
+    src_tables = tables(con, "src")
+    if "runs" not in src_tables:
+        raise RuntimeError("%s: not a results database (no table runs)" % path)
+    out_tables = tables(con, "main")
+    for name, sql in src_tables.items():
+        if name not in out_tables:
+            con.execute(sql)
+    out_indexes = {r[0] for r in con.execute(
+        "SELECT name FROM main.sqlite_master WHERE type = 'index'")}
+    for name, sql in con.execute("SELECT name, sql FROM src.sqlite_master WHERE type = 'index' "
+                                 "AND sql IS NOT NULL").fetchall():
+        if name not in out_indexes:
+            con.execute(sql)
+
+    # Columns present on both sides (an older OUT may lack a newer column: it is dropped).
+    def shared_columns(table):
+        out_cols = {c[0] for c in columns(con, "main", table)}
+        return [c for c in columns(con, "src", table) if c[0] in out_cols]
+
+    run_cols = [c[0] for c in shared_columns("runs") if c[0] != "run_id"]
+    complete = {r[0] for r in con.execute(
+        "SELECT DISTINCT run_key FROM main.runs WHERE status = 'complete' AND run_key IS NOT "
+        "NULL")}
+    existing = set(con.execute("SELECT run_key, status, created_at FROM main.runs").fetchall())
+    id_map = {}
+    skipped = 0
+    col_list = ", ".join(quote(c) for c in run_cols)
+    key_at = run_cols.index("run_key")
+    status_at = run_cols.index("status")
+    created_at = run_cols.index("created_at")
+    for row in con.execute("SELECT run_id, %s FROM src.runs ORDER BY run_id" %
+                           col_list).fetchall():
+        old_id, values = row[0], row[1:]
+        key, status = values[key_at], values[status_at]
+        if (key is not None and key in complete) or \
+                (key, status, values[created_at]) in existing:
+            skipped += 1
+            continue
+        cur = con.execute("INSERT INTO main.runs(%s) VALUES(%s)" %
+                          (col_list, ", ".join("?" * len(values))), values)
+        id_map[old_id] = cur.lastrowid
+        existing.add((key, status, values[created_at]))
+        if status == "complete" and key is not None:
+            complete.add(key)
+
+    rows = 0
+    for table in src_tables:
+        if table == "runs":
+            continue
+        cols = shared_columns(table)
+        pks = [c for c in cols if c[2]]
+        own_id = None
+        if len(pks) == 1 and pks[0][1] == "INTEGER" and pks[0][0] != "run_id":
+            own_id = pks[0][0]  # rowid alias: let OUT number it
+        names = [c[0] for c in cols if c[0] != own_id]
+        if not names:
+            continue
+        col_list_t = ", ".join(quote(c) for c in names)
+        marks = ", ".join("?" * len(names))
+        if "run_id" in names:
+            at = names.index("run_id")
+            for values in con.execute("SELECT %s FROM src.%s" % (col_list_t, quote(table))):
+                new_id = id_map.get(values[at])
+                if new_id is None:
+                    continue  # its run was skipped (or the row is orphaned)
+                values = list(values)
+                values[at] = new_id
+                con.execute("INSERT INTO main.%s(%s) VALUES(%s)" %
+                            (quote(table), col_list_t, marks), values)
+                rows += 1
+        else:
+            cur = con.execute("INSERT OR IGNORE INTO main.%s(%s) SELECT %s FROM src.%s" %
+                              (quote(table), col_list_t, col_list_t, quote(table)))
+            rows += max(cur.rowcount, 0)
+    return len(id_map), skipped, rows
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] in ("-h", "--help"):
+        sys.stderr.write(__doc__)
+        return 0 if len(argv) > 1 and argv[1] in ("-h", "--help") else 2
+    out, inputs = argv[1], argv[2:]
+    out_abs = os.path.abspath(out)
+    for path in inputs:
+        if os.path.abspath(path) == out_abs:
+            sys.stderr.write("merge-results: %s is both output and input\n" % path)
+            return 2
+    con = sqlite3.connect(out, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        con.execute("PRAGMA journal_mode=WAL")
+        total_runs = total_skipped = 0
+        for path in inputs:
+            try:
+                runs, skipped, rows = merge_one(con, path)
+            except (sqlite3.Error, RuntimeError) as e:
+                sys.stderr.write("merge-results: %s: %s\n" % (path, e))
+                return 2
+            total_runs += runs
+            total_skipped += skipped
+            sys.stderr.write("merge-results: %s: %d runs added, %d skipped (already in %s), "
+                             "%d other rows\n" % (path, runs, skipped, out, rows))
+        sys.stderr.write("merge-results: %d runs added to %s from %d databases (%d skipped)\n" %
+                         (total_runs, out, len(inputs), total_skipped))
+    finally:
+        con.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

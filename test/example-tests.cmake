@@ -1,0 +1,16 @@
+# Examples run as CTest tests with small parameters (a few MB model, 1-2 rounds: seconds each).
+# Included by CMakeLists.txt (standalone build, BUILD_TESTING). Label: example. A test passes
+# on exit status 0 (every example exits non-zero when a simulation is incomplete) without an
+# error message in its output.
+set(IN_EXAMPLE_TEST_ARGS_nine-city-training --modelBytes=2e6 --rounds=2 --db=none)
+set(IN_EXAMPLE_TEST_ARGS_my-first-scenario --modelBytes=2e6 --rounds=2)
+set(IN_EXAMPLE_TEST_ARGS_schedule-comparison --modelBytes=5e5 --rounds=2
+    --schedules=all-in-one,3x3-rotating,ring)
+
+foreach(example ${IN_EXAMPLES})
+  if(TARGET ${example} AND DEFINED IN_EXAMPLE_TEST_ARGS_${example})
+    add_test(NAME example-${example} COMMAND ${example} ${IN_EXAMPLE_TEST_ARGS_${example}})
+    set_tests_properties(example-${example} PROPERTIES LABELS example TIMEOUT 300
+                         FAIL_REGULAR_EXPRESSION "INCOMPLETE|error:")
+  endif()
+endforeach()

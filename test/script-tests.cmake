@@ -1,0 +1,19 @@
+# Script-level tests (test/test_sweep.py, Python standard library, run with Debian's
+# /usr/bin/python3 which has python3-matplotlib): sweeps (interrupt and restart, failures,
+# bad specs), SLURM emission and merge, plots. Included by CMakeLists.txt. Label: script.
+find_program(IN_SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT IN_SYSTEM_PYTHON3)
+  find_program(IN_SYSTEM_PYTHON3 python3)
+endif()
+if(IN_SYSTEM_PYTHON3 AND TARGET nine-city-training)
+  foreach(case TestBadSpec TestRestart TestFailures TestSlurm TestSchema)
+    add_test(NAME script-sweep-${case}
+             COMMAND ${IN_SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/test_sweep.py
+                     --source-dir ${CMAKE_CURRENT_SOURCE_DIR}
+                     --build-dir $<TARGET_FILE_DIR:nine-city-training>
+                     --work-dir ${CMAKE_CURRENT_BINARY_DIR}/test-sweep -v ${case})
+    set_tests_properties(script-sweep-${case} PROPERTIES LABELS script TIMEOUT 600)
+  endforeach()
+  # The restart test runs two simulations at a time.
+  set_tests_properties(script-sweep-TestRestart PROPERTIES PROCESSORS 2)
+endif()
