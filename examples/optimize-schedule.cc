@@ -4,9 +4,9 @@
 // Search the rotating-clique schedule that maximises consensus per second on a topology, print
 // it beside the baselines, and write it as a schedule file the ns-3 scenario can run.
 //
-//   ./optimize-schedule --topology=data/nine-city.topology --mode=multicast --modelBytes=1e9 \
-//       --linkRate=100e9 --period=2 --computeTime=0.1 --islands=AMS,FRA,LON,NYC \
-//       --seed=1 --out=schedule.json
+//   ./optimize-schedule --topology=data/nine-city.topology --mode=multicast
+//       --modelBytes=1e9 --linkRate=100e9 --period=2 --computeTime=0.1
+//       --islands=AMS,FRA,LON,NYC --seed=1 --out=schedule.json
 //   ./optimize-schedule --synthetic=32 --topologySeed=1 --mode=unicast   # 32-city benchmark
 //
 // --linkRate sets every private link and, unless --accessRate is given, the islands' access

@@ -75,7 +75,7 @@ main(int argc, char* argv[])
 {
     std::string topologyPath = std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology";
     std::string out = "optimizer-table.rst";
-    uint32_t period = 2;
+    uint32_t period = 3;
     double computeTime = 0.1;
     uint64_t seed = 1;
     uint32_t iterations = 4000;
@@ -105,6 +105,7 @@ main(int argc, char* argv[])
         std::ostringstream rows;
         std::map<std::string, std::vector<double>> meanSize;
         std::map<std::string, int> beatsAll;
+        std::map<std::string, int> matchesAll;
         std::string server;
         std::vector<std::string> geo;
         for (const auto& [mode, modeName] : modes)
@@ -135,16 +136,21 @@ main(int argc, char* argv[])
                          << "\n     - p=" << best.schedule.Period() << ": "
                          << ScheduleOptimizer::CliqueSizes(best.schedule) << "\n     - "
                          << Cell(best.score) << "\n";
-                    bool better = true;
+                    bool strictly = true;
+                    bool atLeast = true;
                     for (const Schedule& b : bases)
                     {
                         OptimizerResult r = opt.Evaluate(b);
                         rows << "     - " << Cell(r.score) << "\n";
-                        better =
-                            better && ConsensusMetric::Better(best.score, best.schedule.Period(),
-                                                              r.score, b.Period());
+                        strictly = strictly && ConsensusMetric::Better(best.score,
+                                                                       best.schedule.Period(),
+                                                                       r.score, b.Period());
+                        atLeast = atLeast && !ConsensusMetric::Better(r.score, b.Period(),
+                                                                      best.score,
+                                                                      best.schedule.Period());
                     }
-                    beatsAll[modeName] += better ? 1 : 0;
+                    beatsAll[modeName] += strictly ? 1 : 0;
+                    matchesAll[modeName] += atLeast ? 1 : 0;
                     meanSize[modeName].push_back(MeanCliqueSize(best.schedule, islands.size()));
                     std::cerr << modeName << " " << rate / 1e9 << " Gbps " << Bytes(size) << ": "
                               << best.schedule.Describe() << std::flush;
@@ -206,8 +212,9 @@ main(int argc, char* argv[])
             {
                 f << (i ? ", " : "") << Fixed(meanSize[modeName][i], 1);
             }
-            f << "); best strictly ahead of every baseline in " << beatsAll[modeName]
-              << " of 6 cases.\n";
+            f << "); at least as good as every baseline in " << matchesAll[modeName]
+              << " of 6 cases, strictly better than all of them in " << beatsAll[modeName]
+              << ".\n";
         }
     }
     catch (const std::exception& e)

@@ -10,18 +10,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <stdexcept>
 
 namespace ns3
 {
 
-ConsensusMetric::ConsensusMetric(std::size_t islands, uint64_t seed, double target,
-                                 std::size_t maxRounds)
+ConsensusMetric::ConsensusMetric(std::size_t islands, double target, std::size_t maxRounds)
     : m_n(islands)
     , m_target(target)
     , m_maxRounds(maxRounds)
-    , m_start(islands)
 {
     if (islands == 0)
     {
@@ -30,12 +27,6 @@ ConsensusMetric::ConsensusMetric(std::size_t islands, uint64_t seed, double targ
     if (!(target > 0 && target < 1))
     {
         throw std::invalid_argument("consensus metric: the error target must be in (0, 1)");
-    }
-    // Portable uniform draws: the top 53 bits of mt19937_64, scaled to [-1, 1).
-    std::mt19937_64 rng(seed);
-    for (std::size_t i = 0; i < islands; ++i)
-    {
-        m_start[i] = 2.0 * static_cast<double>(rng() >> 11) * 0x1.0p-53 - 1.0;
     }
 }
 
@@ -49,12 +40,6 @@ double
 ConsensusMetric::Target() const
 {
     return m_target;
-}
-
-const Eigen::VectorXd&
-ConsensusMetric::Start() const
-{
-    return m_start;
 }
 
 Eigen::MatrixXd
@@ -102,7 +87,47 @@ ConsensusMetric::PeriodNorm(const std::vector<IndexRound>& rounds) const
 {
     Eigen::MatrixXd a = PeriodProduct(rounds);
     a.array() -= 1.0 / static_cast<double>(m_n);
-    if (m_n == 1)
+    return TwoNorm(a);
+}
+
+double
+ConsensusMetric::Error(const std::vector<IndexRound>& rounds, std::size_t k) const
+{
+    Eigen::MatrixXd d = Eigen::MatrixXd::Identity(m_n, m_n);
+    d.array() -= 1.0 / static_cast<double>(m_n);
+    for (std::size_t r = 0; r < k; ++r)
+    {
+        Apply(rounds.at(r % rounds.size()), d);
+    }
+    return TwoNorm(d);
+}
+
+void
+ConsensusMetric::Apply(const IndexRound& round, Eigen::MatrixXd& x)
+{
+    for (const auto& clique : round)
+    {
+        if (clique.size() < 2)
+        {
+            continue;
+        }
+        Eigen::RowVectorXd mean = Eigen::RowVectorXd::Zero(x.cols());
+        for (uint32_t i : clique)
+        {
+            mean += x.row(i);
+        }
+        mean /= static_cast<double>(clique.size());
+        for (uint32_t i : clique)
+        {
+            x.row(i) = mean;
+        }
+    }
+}
+
+double
+ConsensusMetric::TwoNorm(const Eigen::MatrixXd& a)
+{
+    if (a.size() == 0)
     {
         return 0;
     }
@@ -119,40 +144,6 @@ ConsensusMetric::PeriodNorm(const std::vector<IndexRound>& rounds) const
     return svd.singularValues()(0);
 }
 
-double
-ConsensusMetric::Error(const Eigen::VectorXd& x) const
-{
-    double mean = m_start.mean();
-    double base = (m_start.array() - mean).matrix().norm();
-    if (base == 0)
-    {
-        return 0;
-    }
-    return (x.array() - mean).matrix().norm() / base;
-}
-
-void
-ConsensusMetric::Apply(const IndexRound& round, Eigen::VectorXd& x)
-{
-    for (const auto& clique : round)
-    {
-        if (clique.size() < 2)
-        {
-            continue;
-        }
-        double sum = 0;
-        for (uint32_t i : clique)
-        {
-            sum += x[i];
-        }
-        double mean = sum / static_cast<double>(clique.size());
-        for (uint32_t i : clique)
-        {
-            x[i] = mean;
-        }
-    }
-}
-
 ConsensusScore
 ConsensusMetric::Mixing(const std::vector<IndexRound>& rounds) const
 {
@@ -163,7 +154,7 @@ ConsensusMetric::Mixing(const std::vector<IndexRound>& rounds) const
     ConsensusScore s;
     s.norm = PeriodNorm(rounds);
     s.exact = s.norm < kExactNorm;
-    if (Error(m_start) <= m_target)
+    if (m_n == 1)
     {
         s.roundsToTarget = 0;
         return s;
@@ -173,14 +164,20 @@ ConsensusMetric::Mixing(const std::vector<IndexRound>& rounds) const
         return s; // never contracts
     }
     // The error shrinks by at least `norm` per period, so this many rounds always suffice.
-    double periods = s.exact ? 1 : std::ceil(std::log(m_target) / std::log(s.norm)) + 1;
+    double periods = s.exact ? 1 : std::ceil(std::log(m_target) / std::log(s.norm));
     double bound = periods * static_cast<double>(rounds.size());
     auto limit = static_cast<std::size_t>(std::min<double>(bound, m_maxRounds));
-    Eigen::VectorXd x = m_start;
+    // D_k = W_k ... W_1 - J = W_k D_{k-1} (every W is doubly stochastic): block-average rows.
+    const double n = static_cast<double>(m_n);
+    Eigen::MatrixXd d = Eigen::MatrixXd::Identity(m_n, m_n);
+    d.array() -= 1.0 / n;
     for (std::size_t k = 1; k <= limit; ++k)
     {
-        Apply(rounds[(k - 1) % rounds.size()], x);
-        if (Error(x) <= m_target)
+        Apply(rounds[(k - 1) % rounds.size()], d);
+        // ||D||_2 <= ||D||_F <= sqrt(rank D) ||D||_2 with rank D <= n - 1: the Frobenius norm
+        // settles most rounds; the 2-norm is computed only in between.
+        double frob = d.norm();
+        if (frob <= m_target || (frob <= m_target * std::sqrt(n - 1) && TwoNorm(d) <= m_target))
         {
             s.roundsToTarget = k;
             break;

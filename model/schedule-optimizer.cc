@@ -20,7 +20,7 @@ ScheduleOptimizer::ScheduleOptimizer(const CostModel& cost, std::vector<std::str
     : m_cost(cost)
     , m_islands(std::move(islands))
     , m_options(std::move(options))
-    , m_metric(std::max<std::size_t>(m_islands.size(), 1), m_options.metricSeed, m_options.target)
+    , m_metric(std::max<std::size_t>(m_islands.size(), 1), m_options.target)
     , m_rng(m_options.seed)
 {
     if (m_islands.empty())
@@ -670,6 +670,19 @@ ScheduleOptimizer::Heuristic(std::size_t period)
 }
 
 OptimizerResult
+ScheduleOptimizer::AllInOne()
+{
+    Scored s = Score(State{Partition(m_islands.size(), 0)});
+    if (!m_haveBest || Better(s, m_best))
+    {
+        m_best = s;
+        m_haveBest = true;
+    }
+    Report(1, "all-in-one", 1, 1);
+    return Result(s, "all-in-one");
+}
+
+OptimizerResult
 ScheduleOptimizer::Optimize()
 {
     OptimizerResult best;
@@ -679,7 +692,15 @@ ScheduleOptimizer::Optimize()
     {
         bool exhaustive = std::pow(bell, static_cast<double>(p)) <=
                           static_cast<double>(m_options.exhaustiveLimit);
-        OptimizerResult r = exhaustive ? Exhaustive(p) : Heuristic(p);
+        OptimizerResult r;
+        if (p == 1 && !exhaustive)
+        {
+            r = AllInOne();
+        }
+        else
+        {
+            r = exhaustive ? Exhaustive(p) : Heuristic(p);
+        }
         if (!have || ConsensusMetric::Better(r.score, r.schedule.Period(), best.score,
                                              best.schedule.Period()))
         {

@@ -22,7 +22,7 @@ namespace ns3
 struct OptimizerProgress
 {
     std::size_t period; ///< Period being searched.
-    std::string method; ///< "exhaustive" or "heuristic".
+    std::string method; ///< "exhaustive", "heuristic" or "all-in-one".
     uint64_t done;      ///< Candidates evaluated so far in this period.
     uint64_t total;     ///< Candidates planned for this period.
     double bestSeconds; ///< Best seconds-to-target found so far (all periods).
@@ -41,7 +41,6 @@ struct OptimizerOptions
     double initialTemperature = 0.3; ///< Annealing temperature, in ln(seconds) units.
     double finalTemperature = 0.003;
     std::vector<Schedule> seeds; ///< Extra starting schedules (baselines are always added).
-    uint64_t metricSeed = 1;     ///< Start vector of the consensus metric.
     double target = 1e-3;        ///< Consensus error target.
     /// Called every few hundred candidates and at the end of each period.
     std::function<void(const OptimizerProgress&)> progress;
@@ -53,7 +52,7 @@ struct OptimizerResult
     Schedule schedule; ///< Singletons (islands sitting out) are left out.
     ConsensusScore score;
     std::vector<double> roundTimes; ///< Round times of one period (CostModel round time).
-    std::string method;             ///< "exhaustive", "heuristic" or "evaluated".
+    std::string method;             ///< "exhaustive", "heuristic", "all-in-one" or "evaluated".
     uint64_t evaluated = 0;         ///< Candidate schedules scored.
     uint64_t simulated = 0;         ///< Distinct rounds whose cost was computed.
 };
@@ -71,7 +70,10 @@ struct OptimizerResult
  *
  * Per period p = 1 .. maxPeriod:
  * - exhaustive when Bell(n)^p <= exhaustiveLimit: every p-tuple of partitions (restricted
- *   growth strings), so the result is the optimum of that period;
+ *   growth strings), so the result is the optimum of that period (a candidate is costed only
+ *   if its optimistic bound from CostModel::CommLowerBound could beat the best so far);
+ * - period 1 beyond that: AllInOne, the only period-1 schedule that contracts (the
+ *   exhaustive search of small instances confirms it, see the tests);
  * - otherwise a heuristic, deterministic for a given seed: simulated annealing on
  *   E = ln(seconds to target) from `starts` starting points (the best seeds -- the baselines,
  *   the options' seeds and the best schedule of shorter periods, each repeated or cut to p
@@ -97,6 +99,11 @@ class ScheduleOptimizer
     OptimizerResult Exhaustive(std::size_t period);
     /// Best schedule of period \p period found by the heuristic.
     OptimizerResult Heuristic(std::size_t period);
+    /**
+     * The one period-1 schedule that contracts: all islands in one clique. (A single round with
+     * two or more blocks keeps every block-constant direction: its norm is 1.)
+     */
+    OptimizerResult AllInOne();
     /// Score \p schedule (its cities must be among the islands).
     OptimizerResult Evaluate(const Schedule& schedule);
 

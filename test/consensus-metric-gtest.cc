@@ -27,17 +27,18 @@ Islands(std::size_t n)
     return out;
 }
 
-/// Rounds to the target by explicit matrix products (independent of ConsensusMetric::Mixing).
+/// Rounds to the target by explicit matrix products and SVDs (independent of Mixing).
 std::size_t
 RoundsByMatrices(const ConsensusMetric& m, const std::vector<IndexRound>& rounds, std::size_t max)
 {
-    Eigen::VectorXd x = m.Start();
-    double mean = x.mean();
-    double base = (x.array() - mean).matrix().norm();
+    const auto n = static_cast<Eigen::Index>(m.Islands());
+    Eigen::MatrixXd j = Eigen::MatrixXd::Constant(n, n, 1.0 / n);
+    Eigen::MatrixXd p = Eigen::MatrixXd::Identity(n, n);
     for (std::size_t k = 1; k <= max; ++k)
     {
-        x = m.MixingMatrix(rounds[(k - 1) % rounds.size()]) * x;
-        if ((x.array() - mean).matrix().norm() / base <= m.Target())
+        p = m.MixingMatrix(rounds[(k - 1) % rounds.size()]) * p;
+        Eigen::JacobiSVD<Eigen::MatrixXd> svd(p - j);
+        if (svd.singularValues()(0) <= m.Target())
         {
             return k;
         }
@@ -64,7 +65,10 @@ TEST(ConsensusMetric, MixingMatrixIsBlockAveraging)
     EXPECT_DOUBLE_EQ(sit.row(4).sum(), 1);
     EXPECT_THROW(m.MixingMatrix({{0, 1}, {1, 2}}), std::invalid_argument);
     EXPECT_THROW(m.MixingMatrix({{0, 7}}), std::invalid_argument);
-    EXPECT_NEAR(m.Error(m.Start()), 1.0, 1e-15);
+    // Before any round the worst-case error is 1; a pair alone leaves other directions intact.
+    EXPECT_NEAR(m.Error({{{0, 1}}}, 0), 1.0, 1e-12);
+    EXPECT_NEAR(m.Error({{{0, 1}}}, 3), 1.0, 1e-12);
+    EXPECT_NEAR(m.Error({{{0, 1, 2, 3, 4}}}, 1), 0.0, 1e-12);
 }
 
 TEST(ConsensusMetric, AllReduceIsExactInOneRound)
@@ -102,7 +106,7 @@ TEST(ConsensusMetric, RingAndExponentialGraphContract)
     for (std::size_t n : {6u, 8u, 9u})
     {
         auto islands = Islands(n);
-        ConsensusMetric m(n, 7);
+        ConsensusMetric m(n);
         for (const Schedule& sch :
              {BaselineSchedules::Ring(islands), BaselineSchedules::ExponentialGraph(islands)})
         {
@@ -148,22 +152,38 @@ TEST(ConsensusMetric, RankingPrefersRateThenSeconds)
     EXPECT_FALSE(ConsensusMetric::Better(finite, 1, finite, 1));
 }
 
-TEST(ConsensusMetric, StartVectorIsSeeded)
+TEST(ConsensusMetric, ErrorIsTheWorstCaseOverStartVectors)
 {
-    ConsensusMetric a(6, 42);
-    ConsensusMetric b(6, 42);
-    ConsensusMetric c(6, 43);
-    EXPECT_EQ(a.Start(), b.Start());
-    EXPECT_NE(a.Start(), c.Start());
-    EXPECT_LE(a.Start().maxCoeff(), 1.0);
-    EXPECT_GE(a.Start().minCoeff(), -1.0);
+    // The worst-case error bounds the error of any start vector, and is reached by some.
+    auto islands = Islands(6);
+    ConsensusMetric m(6);
+    auto rounds = ConsensusMetric::ToIndices(BaselineSchedules::Ring(islands), islands);
+    Eigen::MatrixXd p = Eigen::MatrixXd::Identity(6, 6);
+    for (std::size_t k = 1; k <= 5; ++k)
+    {
+        p = m.MixingMatrix(rounds[(k - 1) % rounds.size()]) * p;
+        double worst = m.Error(rounds, k);
+        for (int trial = 0; trial < 20; ++trial)
+        {
+            Eigen::VectorXd x = Eigen::VectorXd::Random(6);
+            Eigen::VectorXd dev = x.array() - x.mean();
+            Eigen::VectorXd after = (p * x).array() - x.mean();
+            EXPECT_LE(after.norm() / dev.norm(), worst + 1e-12);
+        }
+        Eigen::JacobiSVD<Eigen::MatrixXd> svd(p - Eigen::MatrixXd::Constant(6, 6, 1.0 / 6),
+                                              Eigen::ComputeFullV);
+        Eigen::VectorXd v = svd.matrixV().col(0);
+        Eigen::VectorXd after = (p * v).array() - v.mean();
+        Eigen::VectorXd dev = v.array() - v.mean();
+        EXPECT_NEAR(after.norm() / dev.norm(), worst, 1e-9);
+    }
 }
 
 TEST(ConsensusMetric, BadInputIsRejected)
 {
     EXPECT_THROW(ConsensusMetric(0), std::invalid_argument);
-    EXPECT_THROW(ConsensusMetric(3, 1, 0.0), std::invalid_argument);
-    EXPECT_THROW(ConsensusMetric(3, 1, 1.5), std::invalid_argument);
+    EXPECT_THROW(ConsensusMetric(3, 0.0), std::invalid_argument);
+    EXPECT_THROW(ConsensusMetric(3, 1.5), std::invalid_argument);
     ConsensusMetric m(3);
     EXPECT_THROW(m.Mixing({}), std::invalid_argument);
     EXPECT_THROW(m.Evaluate({{{0, 1}}}, {1.0, 2.0}), std::invalid_argument);

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Regenerate doc/optimizer-table.rst: the schedule optimizer on the nine-city topology for
+# unicast, multicast and multicast+aggregation, 10 and 100 Gbps links, 100 MB / 1 GB / 10 GB
+# models, beside every baseline. The table is documentation produced by this script; commit
+# the regenerated file.
+#
+#   scripts/optimizer-table.sh                 # build dir: $BUILD_DIR or ./build
+#   BUILD_DIR=build-opt scripts/optimizer-table.sh --period=3
+#
+# Extra arguments go to examples/optimizer-table.cc (--period, --computeTime, --seed,
+# --iterations).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+case "$build" in /*) ;; *) build=$root/$build ;; esac
+if [ ! -f "$build/CMakeCache.txt" ]; then
+    cmake -S "$root" -B "$build" >/dev/null
+fi
+make -C "$build" -j"$(nproc)" optimizer-table >/dev/null
+start=$(date +%s.%N)
+"$build/optimizer-table" --topology="$root/data/nine-city.topology" \
+    --out="$root/doc/optimizer-table.rst" "$@"
+end=$(date +%s.%N)
+awk -v a="$start" -v b="$end" -v f="$root/doc/optimizer-table.rst" \
+    'BEGIN { printf "wrote %s in %.1f s\n", f, b - a }'
