@@ -62,6 +62,13 @@ struct LocalRoundRecord
  * DiLoCo(h) with BaselineSchedules::DiLoCo). The anchor and momentum are the island's own: in a
  * rotating-clique schedule every island applies its outer step to its own anchor. The inner
  * optimiser state (AdamW moments) stays local and is never averaged.
+ *
+ * Order of calls: LocalSteps(r), Parameters() (what is sent), then Synchronize(r) or
+ * SynchronizeSum(r). Synchronize uses the island's current x as its own contribution, and a
+ * sum replaces it, so local steps run between the send and the synchronisation (overlapped,
+ * streaming rounds) are respectively mixed into the average or lost: this learner does not
+ * implement a delayed merge. The \p round arguments are recorded only (LocalHistory,
+ * LastSyncRound).
  */
 class ProxyLearner : public IslandLearner
 {

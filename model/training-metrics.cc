@@ -134,4 +134,19 @@ TrainingMetrics::GapRatio(const LossCurve& mode, const LossCurve& colocated, dou
     return t / reference;
 }
 
+double
+TrainingMetrics::TargetLoss(const LossCurve& reference, double fraction)
+{
+    if (reference.empty())
+    {
+        throw std::invalid_argument("training metrics: no reference curve for the target");
+    }
+    if (!(fraction >= 0 && fraction <= 1))
+    {
+        throw std::invalid_argument("training metrics: target fraction must be in [0, 1] (got " +
+                                    std::to_string(fraction) + ")");
+    }
+    return reference.back().loss + fraction * (reference.front().loss - reference.back().loss);
+}
+
 } // namespace ns3

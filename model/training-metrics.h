@@ -41,6 +41,10 @@ using LossCurve = std::vector<LossPoint>;
  * - GapRatio(mode, colocated, target): TimeToTarget(mode) / TimeToTarget(colocated); 1 means
  *   no gap to colocated training; +infinity if the mode never reaches the target; NaN (no
  *   meaningful ratio) if the colocated curve never reaches it or reaches it at time <= 0.
+ * - TargetLoss(reference, fraction): a target for TimeToTarget taken from a reference curve
+ *   (normally the colocated one): last + fraction x (first - last) of its losses, i.e. the loss
+ *   at which the reference has closed 1 - fraction of its own progress (fraction in [0, 1];
+ *   0 = the reference's final loss, which the reference reaches exactly at its end).
  * Empty input (no vectors) throws std::invalid_argument, as do vectors of unequal sizes.
  */
 class TrainingMetrics
@@ -57,6 +61,8 @@ class TrainingMetrics
 
     static double TimeToTarget(const LossCurve& curve, double target);
     static double GapRatio(const LossCurve& mode, const LossCurve& colocated, double target);
+    /// Throws std::invalid_argument on an empty curve or a fraction outside [0, 1].
+    static double TargetLoss(const LossCurve& reference, double fraction);
 };
 
 } // namespace ns3

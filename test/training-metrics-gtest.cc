@@ -92,3 +92,14 @@ TEST(TrainingMetrics, GapRatioComparesTimesToTarget)
     EXPECT_TRUE(std::isnan(TrainingMetrics::GapRatio(slower, colocated, 0.5)));
     EXPECT_TRUE(std::isnan(TrainingMetrics::GapRatio(slower, colocated, 11)));
 }
+
+TEST(TrainingMetrics, TargetLossIsAFractionOfTheReferenceProgress)
+{
+    LossCurve colocated{{0, 10}, {1, 4}, {2, 2}};
+    EXPECT_DOUBLE_EQ(TrainingMetrics::TargetLoss(colocated, 0.25), 4);
+    EXPECT_DOUBLE_EQ(TrainingMetrics::TargetLoss(colocated, 0), 2);
+    EXPECT_DOUBLE_EQ(
+        TrainingMetrics::TimeToTarget(colocated, TrainingMetrics::TargetLoss(colocated, 0)), 2);
+    ExpectInvalid([&]() { TrainingMetrics::TargetLoss(colocated, 1.5); }, "fraction");
+    ExpectInvalid([]() { TrainingMetrics::TargetLoss({}, 0.5); }, "no reference curve");
+}
