@@ -171,8 +171,9 @@ CostModel::IslandNode(const std::string& city) const
 }
 
 const std::vector<CostModel::Stream>&
-CostModel::StreamsOf(const std::vector<uint32_t>& members) const
+CostModel::StreamsOf(std::vector<uint32_t> members) const
 {
+    std::sort(members.begin(), members.end());
     auto it = m_impl->streams.find(members);
     if (it != m_impl->streams.end())
     {
@@ -242,9 +243,7 @@ CostModel::Components(const NodeCliques& cliques) const
         {
             continue;
         }
-        std::vector<uint32_t> key = cliques[c];
-        std::sort(key.begin(), key.end());
-        for (const Stream& s : StreamsOf(key))
+        for (const Stream& s : StreamsOf(cliques[c]))
         {
             for (const auto& ra : s.usage.usage)
             {
@@ -411,9 +410,7 @@ CostModel::SimulateFlows(const NodeCliques& cliques) const
         {
             continue;
         }
-        std::vector<uint32_t> key = cliques[c];
-        std::sort(key.begin(), key.end());
-        for (const Stream& s : StreamsOf(key))
+        for (const Stream& s : StreamsOf(cliques[c]))
         {
             streams.push_back(&s);
             out.push_back(FlowTiming{c, s.bits, 0, s.tailS, 0, 0});
@@ -543,9 +540,7 @@ CostModel::CommLowerBound(const NodeCliques& cliques) const
         {
             continue;
         }
-        std::vector<uint32_t> key = c;
-        std::sort(key.begin(), key.end());
-        for (const Stream& s : StreamsOf(key))
+        for (const Stream& s : StreamsOf(c))
         {
             bound = std::max(bound, s.bits / s.bestRate + s.tailS);
             for (const auto& [r, a] : s.usage.usage)

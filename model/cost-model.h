@@ -150,8 +150,8 @@ class CostModel
     struct Stream;
     struct Impl;
 
-    /// Streams of one clique (cached per sorted member list).
-    const std::vector<Stream>& StreamsOf(const std::vector<uint32_t>& members) const;
+    /// Streams of one clique, in any member order (cached per sorted member list).
+    const std::vector<Stream>& StreamsOf(std::vector<uint32_t> members) const;
     /// Groups of cliques that share resources (indices into \p cliques).
     std::vector<std::vector<std::size_t>> Components(const NodeCliques& cliques) const;
     /// Per-stream last-bit times of \p streams run together.

@@ -192,14 +192,9 @@ ScheduleOptimizer::ToSchedule(const State& state, const std::string& name) const
     return Schedule(name, rounds);
 }
 
-double
-ScheduleOptimizer::RoundTime(const Partition& p)
+CostModel::NodeCliques
+ScheduleOptimizer::NodeCliquesOf(const Partition& p) const
 {
-    auto it = m_roundTimes.find(p);
-    if (it != m_roundTimes.end())
-    {
-        return it->second;
-    }
     CostModel::NodeCliques cliques;
     for (const auto& block : ToRound(p))
     {
@@ -213,7 +208,18 @@ ScheduleOptimizer::RoundTime(const Partition& p)
             cliques.push_back(std::move(nodes));
         }
     }
-    double t = m_cost.Round(cliques).roundS;
+    return cliques;
+}
+
+double
+ScheduleOptimizer::RoundTime(const Partition& p)
+{
+    auto it = m_roundTimes.find(p);
+    if (it != m_roundTimes.end())
+    {
+        return it->second;
+    }
+    double t = m_cost.Round(NodeCliquesOf(p)).roundS;
     m_roundTimes.emplace(p, t);
     return t;
 }
@@ -231,20 +237,7 @@ ScheduleOptimizer::RoundTimeBound(const Partition& p)
     {
         return it->second;
     }
-    CostModel::NodeCliques cliques;
-    for (const auto& block : ToRound(p))
-    {
-        if (block.size() >= 2)
-        {
-            std::vector<uint32_t> nodes;
-            for (uint32_t i : block)
-            {
-                nodes.push_back(m_nodes[i]);
-            }
-            cliques.push_back(std::move(nodes));
-        }
-    }
-    double t = m_cost.RoundTimeOf(m_cost.CommLowerBound(cliques));
+    double t = m_cost.RoundTimeOf(m_cost.CommLowerBound(NodeCliquesOf(p)));
     m_roundBounds.emplace(p, t);
     return t;
 }

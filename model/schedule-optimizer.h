@@ -135,6 +135,8 @@ class ScheduleOptimizer
     Schedule ToSchedule(const State& state, const std::string& name) const;
     OptimizerResult Result(const Scored& s, const std::string& method) const;
 
+    /// The cliques (two or more members) of a partition, as island nodes.
+    CostModel::NodeCliques NodeCliquesOf(const Partition& p) const;
     /// Round time of a partition (cached).
     double RoundTime(const Partition& p);
     /// Lower bound of the round time of a partition, without simulating (cached).

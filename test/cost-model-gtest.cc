@@ -39,6 +39,18 @@ Graph(const std::vector<std::string>& islands, const std::vector<std::string>& d
     return g;
 }
 
+/// A and C behind device X, B and D behind device Y; X-Y is the shared 10 ms link.
+NetworkGraph
+Dumbbell()
+{
+    return Graph({"A", "B", "C", "D"}, {"X", "Y"},
+                 {{"A", "X", 0.001},
+                  {"C", "X", 0.001},
+                  {"X", "Y", 0.01},
+                  {"Y", "B", 0.001},
+                  {"Y", "D", 0.001}});
+}
+
 CostParameters
 Params(double modelBytes, double computeS = 0)
 {
@@ -104,13 +116,7 @@ TEST(CostModel, StoreAndForwardOnEveryHopAfterTheFirst)
 
 TEST(CostModel, TwoCliquesSharingALinkHalveTheirRates)
 {
-    // A and C reach B and D over the shared X-Y link.
-    NetworkGraph g = Graph({"A", "B", "C", "D"}, {"X", "Y"},
-                           {{"A", "X", 0.001},
-                            {"C", "X", 0.001},
-                            {"X", "Y", 0.01},
-                            {"Y", "B", 0.001},
-                            {"Y", "D", 0.001}});
+    NetworkGraph g = Dumbbell();
     const double m = 2e7;
     CostModel cm(g, NetworkCapabilities{}, Params(m));
     double tail = 0.012 + 2 * 8 * 8058.0 / kRate;
@@ -136,12 +142,7 @@ TEST(CostModel, MulticastIsCheaperThanUnicastOnASharedLink)
     // A and C behind X, B and D behind Y: unicast carries 4 models over X->Y (A->B, A->D,
     // C->B, C->D), multicast 2 (A's and C's trees). Every island still receives 3 models over
     // its access link in both modes.
-    NetworkGraph g = Graph({"A", "B", "C", "D"}, {"X", "Y"},
-                           {{"A", "X", 0.001},
-                            {"C", "X", 0.001},
-                            {"X", "Y", 0.01},
-                            {"Y", "B", 0.001},
-                            {"Y", "D", 0.001}});
+    NetworkGraph g = Dumbbell();
     CostParameters p = Params(1e8);
     CostModel uni(g, NetworkCapabilities::ForMode(ExchangeMode::UNICAST), p);
     CostModel multi(g, NetworkCapabilities::ForMode(ExchangeMode::MULTICAST), p);
