@@ -21,12 +21,11 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     // 1. The WAN: cities, devices and links, read from a topology file.
-    Topology topology = TopologyReader::Read(std::string(INTELLIGENT_NETWORK_DATA_DIR) +
-                                             "/nine-city.topology");
+    Topology topology =
+        TopologyReader::Read(std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology");
     // 2. Who averages with whom: a period of two rounds (cities not listed sit out).
-    Schedule schedule("my-schedule",
-                      {ScheduleRound{{{"AMS", "LON"}, {"NYC", "LAX"}}},
-                       ScheduleRound{{{"AMS", "LON", "NYC", "LAX"}}}});
+    Schedule schedule("my-schedule", {ScheduleRound{{{"AMS", "LON"}, {"NYC", "LAX"}}},
+                                      ScheduleRound{{{"AMS", "LON", "NYC", "LAX"}}}});
     // 3. The experiment: network, islands, routes and rates, built from the two.
     ScenarioHelper scenario;
     scenario.SetTopology(topology);

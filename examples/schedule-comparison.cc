@@ -44,15 +44,15 @@ SplitList(const std::string& s)
 
 /// A shipped schedule, a file, or a baseline of BaselineSchedules by name.
 Schedule
-FindSchedule(const std::string& name,
-             const std::vector<std::string>& cities,
+FindSchedule(const std::string& name, const std::vector<std::string>& cities,
              const std::vector<Schedule>& baselines)
 {
     if (name.find('/') != std::string::npos || name.find(".json") != std::string::npos)
     {
         return Schedule::Load(name, cities);
     }
-    std::string shipped = std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/schedules/" + name + ".json";
+    std::string shipped =
+        std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/schedules/" + name + ".json";
     if (std::ifstream(shipped).good())
     {
         return Schedule::Load(shipped, cities);

@@ -6,6 +6,8 @@ set(IN_EXAMPLE_TEST_ARGS_nine-city-training --modelBytes=2e6 --rounds=2 --db=non
 set(IN_EXAMPLE_TEST_ARGS_my-first-scenario --modelBytes=2e6 --rounds=2)
 set(IN_EXAMPLE_TEST_ARGS_schedule-comparison --modelBytes=5e5 --rounds=2
     --schedules=all-in-one,3x3-rotating,ring)
+set(IN_EXAMPLE_TEST_ARGS_multicast-alone --modelBytes=2e6)
+set(IN_EXAMPLE_TEST_ARGS_aggregation-alone --modelBytes=2e6 --islands=4)
 
 foreach(example ${IN_EXAMPLES})
   if(TARGET ${example} AND DEFINED IN_EXAMPLE_TEST_ARGS_${example})

@@ -149,16 +149,17 @@ class TestBadSpec(unittest.TestCase):
 
 
 class TestRestart(unittest.TestCase):
-    """A 24-run sweep with --jobs 2, interrupted twice (SIGTERM, then SIGKILL of the process
-    group), restarted, ends with exactly 24 complete runs and every row; then the plots."""
+    """A 24-run sweep (three modes) with --jobs 2, interrupted twice (SIGTERM, then SIGKILL of
+    the process group), restarted, ends with exactly 24 complete runs and every row; then the
+    plots."""
 
     SPEC = """\
-# 2 schedules x 4 link rates x 3 seeds = 24 tiny runs
+# 3 modes x 2 schedules x 4 link rates = 24 tiny runs
 program = nine-city-training
-mode = unicast
+mode = unicast, multicast, aggregation
 schedule = all-in-one, 3x3-rotating
 linkRate = 1e9..8e9 *2
-RngRun = 1..3
+RngRun = 1
 """ + TINY
 
     @classmethod
@@ -228,6 +229,8 @@ RngRun = 1..3
         rates = {json.loads(p)["linkRate"] for (p,) in query(self.db, "SELECT parameters "
                                                              "FROM runs")}
         self.assertEqual(rates, {1e9, 2e9, 4e9, 8e9})
+        self.assertEqual(query(self.db, "SELECT mode, COUNT(*) FROM runs GROUP BY mode"),
+                         [("aggregation", 8), ("multicast", 8), ("unicast", 8)])
         # Runs again: nothing to do.
         p = sweep(self.spec, "--db", self.db)
         self.assertEqual(p.returncode, 0, p.stderr)
