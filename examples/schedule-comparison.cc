@@ -8,8 +8,8 @@
 //   ./schedule-comparison --schedules=all-in-one,3x3-rotating,ring,star --modelBytes=10e6
 //
 // A schedule is a shipped name (data/schedules/<name>.json), a JSON file path, or one of the
-// baselines built for the topology's islands: all-reduce, ring, exp-graph, grid, star,
-// DiLoCo-4 (islands in nearest-neighbour order, star around the most central island).
+// baselines built for the topology's islands: all-reduce, ring, exp-graph, grid, star (around
+// the most central island), diloco (DiLoCo, 4 local rounds); islands in nearest-neighbour order.
 // Exit status 2 on bad input, 1 if a simulation did not complete.
 
 #include "ns3/core-module.h"
@@ -19,28 +19,11 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 
 using namespace ns3;
 
 namespace
 {
-
-std::vector<std::string>
-SplitList(const std::string& s)
-{
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        if (!item.empty())
-        {
-            out.push_back(item);
-        }
-    }
-    return out;
-}
 
 /// A shipped schedule, a file, or a baseline of BaselineSchedules by name.
 Schedule
@@ -60,11 +43,13 @@ FindSchedule(const std::string& name, const std::vector<std::string>& cities,
     std::string known;
     for (const Schedule& b : baselines)
     {
-        if (b.GetName() == name)
+        // "star" names "star-NYC" (the server is chosen for the topology), "diloco" "diloco-4".
+        const std::string& n = b.GetName();
+        if (n == name || n.rfind(name + "-", 0) == 0)
         {
             return b;
         }
-        known += " " + b.GetName();
+        known += " " + n;
     }
     throw std::invalid_argument("unknown schedule '" + name +
                                 "': not a file, not in data/schedules, not a baseline (" +
@@ -119,9 +104,12 @@ main(int argc, char* argv[])
         auto geo = BaselineSchedules::NearestNeighbourOrder(cost->Routes(), islands);
         auto server = BaselineSchedules::CentralIsland(cost->Routes(), islands);
         auto baselines = BaselineSchedules::All(geo, server, 4);
-        for (const std::string& name : SplitList(scheduleList))
+        for (const std::string& name : CsvTable::SplitLine("--schedules", 0, scheduleList))
         {
-            schedules.push_back(FindSchedule(name, islands, baselines));
+            if (!name.empty())
+            {
+                schedules.push_back(FindSchedule(name, islands, baselines));
+            }
         }
         if (schedules.empty())
         {

@@ -275,8 +275,16 @@ def plot_clique_size(con, out, fmt, table_path, schedule_files):
 # Loss versus time
 
 
-TIME_NAMES = [r"^(sim_)?time(_s)?$", r"^t(_s)?$", r"(^|_)time(_s)?$", r"_s$", r"^wall",
-              r"step", r"^round$", r"epoch"]
+# Time columns by preference; a round's loss is measured at its end (end_s, not start_s).
+TIME_NAMES = [r"^(sim_)?time(_s)?$", r"^t(_s)?$", r"(^|_)time(_s)?$", r"^end(_time)?_s$",
+              r"_s$", r"^wall", r"step", r"^round$", r"epoch"]
+
+
+def loss_rank(name):
+    """Prefer 'loss', then a global (held-out) loss, then any other *loss* column."""
+    low = name.lower()
+    return (0 if low == "loss" else 1 if "global" in low or "held" in low else
+            3 if low.startswith(("local", "initial", "island")) else 2)
 
 
 def find_loss_tables(con):
@@ -288,7 +296,7 @@ def find_loss_tables(con):
         cols = [r[1] for r in con.execute("PRAGMA table_info(\"%s\")" % table)]
         if "run_id" not in cols:
             continue
-        loss = [c for c in cols if "loss" in c.lower()]
+        loss = sorted((c for c in cols if "loss" in c.lower()), key=loss_rank)
         if not loss:
             continue
         time_col = None
@@ -328,7 +336,8 @@ def plot_loss(con, out, fmt):
     for run_id in shown:
         mode, schedule, run_number = run_info.get(run_id, ("?", "?", "?"))
         xs, ys = zip(*curves[run_id])
-        ax.plot(xs, ys, label="run %s: %s, %s, RngRun %s" % (run_id, mode, schedule, run_number))
+        ax.plot(xs, ys, marker="o" if len(xs) <= 30 else None, markersize=3,
+                label="run %s: %s, %s, RngRun %s" % (run_id, mode, schedule, run_number))
     if all(y > 0 for c in curves.values() for _, y in c):
         ax.set_yscale("log")
     ax.set_xlabel(time_col)
