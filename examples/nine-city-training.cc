@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <sstream>
 
 using namespace ns3;
 
@@ -57,6 +58,12 @@ main(int argc, char* argv[])
     double accessRate = 0;
     double publicRate = 0;
     double lossRate = 0;
+    uint32_t slotBytes = 0;
+    uint32_t slots = NetworkCapabilities().aggregationSlots;
+    double fpgaRate = NetworkCapabilities().fpgaThroughputBps;
+    double fpgaLatency = NetworkCapabilities().fpgaLatencyS;
+    double aggTimeout = NetworkCapabilities().aggregationTimeoutS;
+    std::string fpgaDevices;
     bool barrier = true;
     bool rateControl = true;
     bool quiet = false;
@@ -75,6 +82,12 @@ main(int argc, char* argv[])
     cmd.AddValue("accessRate", "Island access rate, bit/s (0: device edge capacity)", accessRate);
     cmd.AddValue("publicRate", "Override public path rate, bit/s (0: topology's)", publicRate);
     cmd.AddValue("lossRate", "Random packet loss on every link", lossRate);
+    cmd.AddValue("slotBytes", "Aggregation slot size, bytes (0: the segment size)", slotBytes);
+    cmd.AddValue("slots", "Aggregation slots per clique at an FPGA", slots);
+    cmd.AddValue("fpgaRate", "FPGA throughput, bit/s of contributions", fpgaRate);
+    cmd.AddValue("fpgaLatency", "FPGA pipeline latency, seconds", fpgaLatency);
+    cmd.AddValue("aggTimeout", "Aggregation straggler timeout, seconds", aggTimeout);
+    cmd.AddValue("fpgaDevices", "Comma-separated devices with an FPGA (empty: all)", fpgaDevices);
     cmd.AddValue("barrier", "Barrier-synchronised rounds", barrier);
     cmd.AddValue("rateControl", "Network-assisted max-min rates", rateControl);
     cmd.AddValue("db", "SQLite results database, appended to (none: do not record)", db);
@@ -86,11 +99,26 @@ main(int argc, char* argv[])
     RunRecord run;
     try
     {
-        if (modelBytes < 1 || linkRate < 0 || accessRate < 0 || publicRate < 0 || mtu > 65535 ||
-            computeTime < 0)
+        // Command-line values that no loader checks.
+        const std::pair<const char*, double> nonNegative[] = {{"linkRate", linkRate},
+                                                              {"accessRate", accessRate},
+                                                              {"publicRate", publicRate},
+                                                              {"computeTime", computeTime},
+                                                              {"lossRate", lossRate}};
+        for (const auto& [name, value] : nonNegative)
         {
-            throw std::invalid_argument("modelBytes must be >= 1; rates and computeTime must not "
-                                        "be negative; mtu at most 65535");
+            if (value < 0)
+            {
+                throw std::invalid_argument(std::string("--") + name + " must not be negative");
+            }
+        }
+        if (modelBytes < 1)
+        {
+            throw std::invalid_argument("--modelBytes must be at least 1");
+        }
+        if (mtu < 576 || mtu > 65535)
+        {
+            throw std::invalid_argument("--mtu must be between 576 and 65535");
         }
         Topology topology = TopologyReader::Read(topologyPath, publicRate > 0 ? publicRate : 1e9);
         Schedule sched = Schedule::Load(SchedulePath(schedule), topology.CityCodes());
@@ -102,8 +130,25 @@ main(int argc, char* argv[])
         scenario.SetTopology(topology);
         scenario.SetGraphOptions(graphOptions);
         scenario.SetSchedule(sched);
-        scenario.SetCapabilities(
-            NetworkCapabilities::ForMode(NetworkCapabilities::ParseMode(mode)));
+        NetworkCapabilities caps =
+            NetworkCapabilities::ForMode(NetworkCapabilities::ParseMode(mode));
+        caps.slotBytes = slotBytes > 0 ? slotBytes : segmentSize;
+        caps.aggregationSlots = slots;
+        caps.fpgaThroughputBps = fpgaRate;
+        caps.fpgaLatencyS = fpgaLatency;
+        caps.aggregationTimeoutS = aggTimeout;
+        std::stringstream devices(fpgaDevices);
+        for (std::string d; std::getline(devices, d, ',');)
+        {
+            if (!topology.FindDevice(d))
+            {
+                throw std::invalid_argument("--fpgaDevices: unknown device '" + d + "'");
+            }
+            caps.fpgaDevices.push_back(d);
+        }
+        caps.fpgaOnAllDevices = caps.fpgaDevices.empty();
+        caps.Validate();
+        scenario.SetCapabilities(caps);
         scenario.SetRounds(rounds);
         scenario.SetMtu(static_cast<uint16_t>(mtu));
         scenario.SetLossRate(lossRate);
@@ -132,6 +177,9 @@ main(int argc, char* argv[])
                            {"computeTime", computeTime}, {"localSteps", localSteps},
                            {"linkRate", linkRate}, {"accessRate", accessRate},
                            {"publicRate", publicRate}, {"lossRate", lossRate},
+                           {"slotBytes", caps.slotBytes}, {"slots", slots},
+                           {"fpgaRate", fpgaRate}, {"fpgaLatency", fpgaLatency},
+                           {"aggTimeout", aggTimeout}, {"fpgaDevices", fpgaDevices},
                            {"barrier", barrier}, {"rateControl", rateControl}}
                 .dump();
         if (!quiet)

@@ -1,0 +1,12 @@
+# The nine-city program run as a test: each mode end to end into a results database, and bad
+# input rejected with clear errors.
+add_test(NAME cli/bad-input
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/cli-errors.sh
+                 $<TARGET_FILE:nine-city-training> ${CMAKE_CURRENT_SOURCE_DIR}/data)
+foreach(mode unicast multicast aggregation)
+  add_test(NAME cli/nine-city-${mode}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/run-nine-city.sh
+                   $<TARGET_FILE:nine-city-training> ${mode})
+endforeach()
+set_tests_properties(cli/bad-input cli/nine-city-unicast cli/nine-city-multicast
+                     cli/nine-city-aggregation PROPERTIES LABELS cli TIMEOUT 600)
