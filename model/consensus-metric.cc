@@ -42,10 +42,9 @@ ConsensusMetric::Target() const
     return m_target;
 }
 
-Eigen::MatrixXd
-ConsensusMetric::MixingMatrix(const IndexRound& round) const
+void
+ConsensusMetric::Check(const IndexRound& round) const
 {
-    Eigen::MatrixXd w = Eigen::MatrixXd::Identity(m_n, m_n);
     std::vector<bool> seen(m_n, false);
     for (const auto& clique : round)
     {
@@ -58,6 +57,16 @@ ConsensusMetric::MixingMatrix(const IndexRound& round) const
             }
             seen[i] = true;
         }
+    }
+}
+
+Eigen::MatrixXd
+ConsensusMetric::MixingMatrix(const IndexRound& round) const
+{
+    Check(round);
+    Eigen::MatrixXd w = Eigen::MatrixXd::Identity(m_n, m_n);
+    for (const auto& clique : round)
+    {
         double share = 1.0 / static_cast<double>(clique.size());
         for (uint32_t i : clique)
         {
@@ -77,7 +86,8 @@ ConsensusMetric::PeriodProduct(const std::vector<IndexRound>& rounds) const
     Eigen::MatrixXd p = Eigen::MatrixXd::Identity(m_n, m_n);
     for (const auto& r : rounds)
     {
-        p = MixingMatrix(r) * p;
+        Check(r);
+        Apply(r, p);
     }
     return p;
 }
@@ -124,6 +134,28 @@ ConsensusMetric::Apply(const IndexRound& round, Eigen::MatrixXd& x)
     }
 }
 
+void
+ConsensusMetric::ApplyColumns(const IndexRound& round, Eigen::MatrixXd& x)
+{
+    for (const auto& clique : round)
+    {
+        if (clique.size() < 2)
+        {
+            continue;
+        }
+        Eigen::VectorXd mean = Eigen::VectorXd::Zero(x.rows());
+        for (uint32_t i : clique)
+        {
+            mean += x.col(i);
+        }
+        mean /= static_cast<double>(clique.size());
+        for (uint32_t i : clique)
+        {
+            x.col(i) = mean;
+        }
+    }
+}
+
 double
 ConsensusMetric::TwoNorm(const Eigen::MatrixXd& a)
 {
@@ -151,36 +183,94 @@ ConsensusMetric::Mixing(const std::vector<IndexRound>& rounds) const
     {
         throw std::invalid_argument("consensus metric: a schedule needs at least one round");
     }
+    for (const auto& r : rounds)
+    {
+        Check(r);
+    }
     ConsensusScore s;
-    s.norm = PeriodNorm(rounds);
-    s.exact = s.norm < kExactNorm;
     if (m_n == 1)
     {
+        s.norm = 0;
+        s.exact = true;
         s.roundsToTarget = 0;
         return s;
     }
-    if (!s.exact && s.norm >= 1 - 1e-12)
-    {
-        return s; // never contracts
-    }
-    // The error shrinks by at least `norm` per period, so this many rounds always suffice.
-    double periods = s.exact ? 1 : std::ceil(std::log(m_target) / std::log(s.norm));
-    double bound = periods * static_cast<double>(rounds.size());
-    auto limit = static_cast<std::size_t>(std::min<double>(bound, m_maxRounds));
-    // D_k = W_k ... W_1 - J = W_k D_{k-1} (every W is doubly stochastic): block-average rows.
+    const std::size_t period = rounds.size();
     const double n = static_cast<double>(m_n);
+    // D_k = W_k ... W_1 - J = W_k D_{k-1} (every W is doubly stochastic): block averaging.
+    // `d` holds D_k^T (same norms; W is symmetric, so rounds average its contiguous columns).
+    // The error ||D_k||_2 never grows (each W_k contracts the columns, which sum to zero), and
+    // ||D||_2 <= ||D||_F <= sqrt(n-1) ||D||_2: rounds whose Frobenius norm lies in between
+    // are kept in `band` and the first one at the target is found by bisection.
     Eigen::MatrixXd d = Eigen::MatrixXd::Identity(m_n, m_n);
     d.array() -= 1.0 / n;
+    std::vector<Eigen::MatrixXd> band;
+    std::size_t bandStart = 0;
+    auto searchBand = [&]() {
+        // First index of band at the target, or band.size().
+        std::size_t lo = 0;
+        std::size_t hi = band.size();
+        while (lo < hi)
+        {
+            std::size_t mid = (lo + hi) / 2;
+            if (TwoNorm(band[mid]) <= m_target)
+            {
+                hi = mid;
+            }
+            else
+            {
+                lo = mid + 1;
+            }
+        }
+        return lo;
+    };
+    std::size_t limit = period;
     for (std::size_t k = 1; k <= limit; ++k)
     {
-        Apply(rounds[(k - 1) % rounds.size()], d);
-        // ||D||_2 <= ||D||_F <= sqrt(rank D) ||D||_2 with rank D <= n - 1: the Frobenius norm
-        // settles most rounds; the 2-norm is computed only in between.
+        ApplyColumns(rounds[(k - 1) % period], d);
+        if (k == period)
+        {
+            s.norm = TwoNorm(d);
+            s.exact = s.norm < kExactNorm;
+            if (!s.exact && s.norm >= 1 - 1e-12)
+            {
+                s.roundsToTarget = ConsensusScore::kNever; // never contracts
+                return s;
+            }
+            // The error shrinks by at least `norm` per period: this many rounds suffice.
+            double periods = s.exact ? 1 : std::ceil(std::log(m_target) / std::log(s.norm));
+            limit = static_cast<std::size_t>(
+                std::min<double>(periods * static_cast<double>(period), m_maxRounds));
+            limit = std::max(limit, period);
+        }
+        if (s.roundsToTarget != ConsensusScore::kNever)
+        {
+            continue; // found inside the first period; only the norm was still needed
+        }
         double frob = d.norm();
-        if (frob <= m_target || (frob <= m_target * std::sqrt(n - 1) && TwoNorm(d) <= m_target))
+        bool atTarget = frob <= m_target;
+        if (!atTarget && frob <= m_target * std::sqrt(n - 1))
+        {
+            bandStart = band.empty() ? k : bandStart;
+            band.push_back(d);
+            if (band.size() < 1024 && k < limit)
+            {
+                continue;
+            }
+        }
+        if (!band.empty())
+        {
+            std::size_t i = searchBand();
+            if (i < band.size())
+            {
+                s.roundsToTarget = bandStart + i;
+                continue;
+            }
+            band.clear();
+        }
+        if (atTarget)
         {
             s.roundsToTarget = k;
-            break;
         }
     }
     return s;

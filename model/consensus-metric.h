@@ -103,8 +103,12 @@ class ConsensusMetric
                                              const std::vector<std::string>& islands);
 
   private:
+    /// Throws std::invalid_argument on an index out of range or in two cliques of \p round.
+    void Check(const IndexRound& round) const;
     /// Apply one round's block averaging to the rows of \p x in place.
     static void Apply(const IndexRound& round, Eigen::MatrixXd& x);
+    /// Apply one round's block averaging to the columns of \p x (x W) in place.
+    static void ApplyColumns(const IndexRound& round, Eigen::MatrixXd& x);
 
     std::size_t m_n;
     double m_target;
