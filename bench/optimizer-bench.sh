@@ -18,17 +18,21 @@ common=(--modelBytes=1e9 --linkRate=10e9 --period=2 --seed=1 --baselines=false)
 run() { # label goal args...
     local label=$1 goal=$2
     shift 2
-    local start end secs best
-    start=$(date +%s.%N)
-    best=$("$tool" "${common[@]}" "$@" 2>/dev/null | grep '^clique sizes' || true)
-    end=$(date +%s.%N)
-    awk -v a="$start" -v b="$end" -v g="$goal" -v l="$label" -v r="$best" 'BEGIN {
-        s = b - a
-        printf "%-24s %7.2f s  (goal < %s s: %s)  %s\n", l, s, g, (s < g ? "ok" : "SLOWER"), r
-    }'
+    local out times best
+    out=$(mktemp)
+    times=$(mktemp)
+    TIMEFORMAT='%R %U %S'
+    { time "$tool" "${common[@]}" "$@" >"$out" 2>/dev/null; } 2>"$times"
+    best=$(grep '^clique sizes' "$out" || true)
+    # Wall-clock seconds against the goal; CPU seconds show how much other load slowed it.
+    awk -v g="$goal" -v l="$label" -v r="$best" '{
+        printf "%-24s %7.2f s wall, %6.2f s CPU  (goal < %s s: %s)  %s\n", l, $1, $2 + $3, g,
+            ($1 < g ? "ok" : "SLOWER"), r
+    }' "$times"
+    rm -f "$out" "$times"
 }
 
-echo "optimizer benchmark on $(nproc) cores ($(date -u +%Y-%m-%d))"
+echo "optimizer benchmark on $(nproc) cores ($(date -u +%Y-%m-%d), load average $(cut -d" " -f1-3 /proc/loadavg))"
 for mode in unicast multicast; do
     run "9 islands, $mode" 2 --mode=$mode \
         --topology="$root/data/nine-city.topology"

@@ -12,6 +12,7 @@
 #include <map>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -80,6 +81,7 @@ struct CostModel::Impl
     std::unique_ptr<TrafficPlanner> planner;
     std::vector<double> capacities;
     mutable std::map<std::vector<uint32_t>, std::vector<Stream>> streams;
+    mutable std::unordered_map<uint64_t, std::vector<Stream>> streamsByMask;
     mutable std::map<std::vector<std::vector<uint32_t>>, std::vector<double>> components;
     mutable std::vector<double> scratchBits; ///< CommLowerBound's per-resource work space.
     mutable std::vector<double> scratchTail;
@@ -173,6 +175,22 @@ CostModel::IslandNode(const std::string& city) const
 const std::vector<CostModel::Stream>&
 CostModel::StreamsOf(std::vector<uint32_t> members) const
 {
+    // Fast key: the member bit set when every member is one of the first 64 nodes.
+    uint64_t mask = 0;
+    bool small = true;
+    for (uint32_t m : members)
+    {
+        small = small && m < 64;
+        mask |= small ? uint64_t{1} << m : 0;
+    }
+    if (small)
+    {
+        auto hit = m_impl->streamsByMask.find(mask);
+        if (hit != m_impl->streamsByMask.end())
+        {
+            return hit->second;
+        }
+    }
     std::sort(members.begin(), members.end());
     auto it = m_impl->streams.find(members);
     if (it != m_impl->streams.end())
@@ -220,6 +238,10 @@ CostModel::StreamsOf(std::vector<uint32_t> members) const
             s.bestRate = std::min(s.bestRate, caps[r] / a);
         }
         out.push_back(std::move(s));
+    }
+    if (small)
+    {
+        return m_impl->streamsByMask.emplace(mask, std::move(out)).first->second;
     }
     return m_impl->streams.emplace(members, std::move(out)).first->second;
 }
@@ -303,14 +325,14 @@ CostModel::Fill(const std::vector<const Stream*>& streams) const
         }
     }
     double now = 0;
+    // Usages of the active streams, kept aligned with `active` (compacted, not rebuilt).
     std::vector<FlowUsage> sub;
+    for (std::size_t i : active)
+    {
+        sub.push_back(std::move(usage[i]));
+    }
     while (!active.empty())
     {
-        sub.clear();
-        for (std::size_t i : active)
-        {
-            sub.push_back(usage[i]);
-        }
         std::vector<double> rate = MaxMinAllocator::Allocate(capacity, sub);
         double dt = std::numeric_limits<double>::infinity();
         std::size_t first = active.size();
@@ -328,7 +350,7 @@ CostModel::Fill(const std::vector<const Stream*>& streams) const
                 "cost model: streams cannot progress (zero capacity on their paths)");
         }
         now += dt;
-        std::vector<std::size_t> next;
+        std::size_t kept = 0;
         for (std::size_t k = 0; k < active.size(); ++k)
         {
             std::size_t i = active[k];
@@ -341,10 +363,16 @@ CostModel::Fill(const std::vector<const Stream*>& streams) const
             }
             else
             {
-                next.push_back(i);
+                active[kept] = i;
+                if (kept != k)
+                {
+                    sub[kept] = std::move(sub[k]);
+                }
+                ++kept;
             }
         }
-        active.swap(next);
+        active.resize(kept);
+        sub.resize(kept);
     }
     return lastBit;
 }
