@@ -335,7 +335,8 @@ class TestFailures(unittest.TestCase):
             self.assertIsNotNone(f[7])
         errors = [f for f in failed if "SIGSEGV" not in f[1]]
         self.assertIn("exit status 2", errors[0][1])
-        self.assertIn("modelBytes must be >= 1", errors[0][1])
+        self.assertIn("--- stderr (tail) ---\nerror:", errors[0][1])
+        self.assertIn("modelBytes", errors[0][1].split("stderr (tail)")[1])
         self.assertEqual(json.loads(errors[0][5])["modelBytes"], 0.5)
         # Restart: the complete run is skipped, the failed ones are tried again.
         p = sweep(spec, "--db", db, "--jobs", "2")
