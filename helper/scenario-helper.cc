@@ -130,7 +130,7 @@ ScenarioHelper::PlanFor(uint32_t island) const
                 }
             }
             plan.targets = plan.peers;
-            if (!plan.peers.empty() && plan.mode == ExchangeMode::MULTICAST)
+            if (!plan.peers.empty() && plan.mode != ExchangeMode::UNICAST)
             {
                 const GroupInfo& g = m_groups.at({p, plan.clique, island});
                 plan.group = g.group;
@@ -200,7 +200,6 @@ ScenarioHelper::BuildAggregation()
                                     " (largest: " +
                                     std::to_string(WireFormat::MaxPayload(m_mtu)) + ")");
     }
-    std::vector<uint32_t> serviceNodes;
     for (std::size_t p = 0; p < m_schedule.Period(); ++p)
     {
         const auto& cliques = m_schedule.RoundAt(p).cliques;
@@ -220,10 +219,13 @@ ScenarioHelper::BuildAggregation()
             {
                 members.push_back(m_graph->IslandNode(city));
             }
-            // Throws (no FPGA on the clique's paths) before anything is simulated.
-            TrafficFlow flow = m_traffic->AggregationFlow(members);
-            auto node = static_cast<uint32_t>(flow.aggregator);
+            // The FPGA is chosen once (this throws if none lies on the clique's paths, before
+            // anything is simulated); after a reroute only its trees change.
+            auto chosen = m_aggregatorOf.find({p, c});
+            uint32_t node = chosen != m_aggregatorOf.end() ? chosen->second
+                                                           : m_traffic->Aggregator(members);
             m_aggregatorOf[{p, c}] = node;
+            TrafficFlow flow = m_traffic->AggregationFlow(members, node);
             Ipv4Address group(static_cast<uint32_t>((226u << 24) | (p << 16) | (c << 8) | 1));
             auto devices = WanNetworkHelper::InstallMulticastTree(*m_network, flow.down, node, group);
             Ptr<FpgaAggregator>& agg = m_aggregators[node];
@@ -239,12 +241,94 @@ ScenarioHelper::BuildAggregation()
                 agg->SetDirectory(m_network->IslandDirectory());
                 m_network->GetNode(node)->AddApplication(agg);
                 agg->SetStartTime(Seconds(0));
-                serviceNodes.push_back(node);
+                m_serviceNodes.push_back(node);
             }
             agg->AddClique(AggregatorClique{CliqueKey(p, c), members, group, devices});
         }
     }
-    WanNetworkHelper::InstallRoutesTo(*m_network, *m_routes, serviceNodes);
+}
+
+void
+ScenarioHelper::InstallRouting()
+{
+    WanNetworkHelper::InstallRoutes(*m_network, *m_routes);
+    if (m_caps.Mode() != ExchangeMode::UNICAST)
+    {
+        // Aggregation mode installs the members' groups too: they fall back on them when an
+        // FPGA fails.
+        BuildMulticast();
+    }
+    if (m_caps.Mode() == ExchangeMode::AGGREGATION)
+    {
+        BuildAggregation();
+        WanNetworkHelper::InstallRoutesTo(*m_network, *m_routes, m_serviceNodes);
+    }
+}
+
+void
+ScenarioHelper::Reroute(uint32_t edge)
+{
+    NS_LOG_INFO("rerouting around " << m_graph->EdgeName(edge) << " at "
+                                    << Simulator::Now().As(Time::S));
+    m_graph->SetEdgeUp(edge, false);
+    m_traffic.reset();
+    m_routes = std::make_unique<RoutePlanner>(*m_graph);
+    m_traffic = std::make_unique<TrafficPlanner>(*m_routes, m_caps);
+    WanNetworkHelper::ClearRoutes(*m_network);
+    InstallRouting();
+    for (const auto& [id, app] : m_appOf)
+    {
+        app->SetPlan(PlanFor(id)); // new multicast branches at the sources
+    }
+    if (m_controller)
+    {
+        m_controller->SetCapacities(m_traffic->Capacities());
+        for (const auto& [id, app] : m_appOf)
+        {
+            app->RefreshStreams();
+        }
+    }
+}
+
+void
+ScenarioHelper::FailLink(const std::string& a, const std::string& b, Time at, Time detection)
+{
+    NS_ABORT_MSG_UNLESS(m_built, "ScenarioHelper::FailLink: call Build() first");
+    int64_t edge = m_graph->FindEdge(m_graph->NodeByName(a), m_graph->NodeByName(b));
+    if (edge < 0)
+    {
+        throw std::invalid_argument("FailLink: no link between " + a + " and " + b);
+    }
+    auto e = static_cast<uint32_t>(edge);
+    const WanNetwork* network = m_network.get();
+    Simulator::Schedule(at, [network, e]() { WanNetworkHelper::FailEdge(*network, e); });
+    Simulator::Schedule(at + detection, &ScenarioHelper::Reroute, this, e);
+}
+
+void
+ScenarioHelper::FailFpga(const std::string& device, Time at)
+{
+    NS_ABORT_MSG_UNLESS(m_built, "ScenarioHelper::FailFpga: call Build() first");
+    auto it = m_aggregators.find(m_graph->NodeByName(device));
+    if (it == m_aggregators.end())
+    {
+        throw std::invalid_argument("FailFpga: no FPGA aggregator runs on " + device);
+    }
+    Simulator::Schedule(at, &FpgaAggregator::Fail, it->second);
+}
+
+void
+ScenarioHelper::SetIslandAttribute(const std::string& city,
+                                   const std::string& name,
+                                   const AttributeValue& value)
+{
+    Ptr<TrainingIsland> app = m_built ? GetIsland(city) : nullptr;
+    if (!app)
+    {
+        throw std::invalid_argument("SetIslandAttribute: no running island '" + city +
+                                    "' (call Build() first)");
+    }
+    app->SetAttribute(name, value);
 }
 
 void
@@ -289,19 +373,13 @@ ScenarioHelper::Build()
     wan.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
     m_network = std::make_unique<WanNetwork>(wan.Install(*m_graph));
-    WanNetworkHelper::InstallRoutes(*m_network, *m_routes);
     WanNetworkHelper::SetLossRate(*m_network, m_lossRate, m_stream);
-    if (m_caps.Mode() == ExchangeMode::MULTICAST)
-    {
-        BuildMulticast();
-    }
-    if (m_caps.Mode() == ExchangeMode::AGGREGATION)
-    {
-        BuildAggregation();
-    }
+    InstallRouting();
 
     m_islandHelper.SetAttribute("Rounds", UintegerValue(m_rounds));
     m_islandHelper.SetAttribute("AggregationSlots", UintegerValue(m_caps.aggregationSlots));
+    m_islandHelper.SetAttribute("AggregatorTimeout",
+                                TimeValue(Seconds(m_caps.aggregationTimeoutS)));
     if (m_rateControl)
     {
         m_controller = CreateObject<RateController>();
@@ -344,22 +422,24 @@ ScenarioHelper::Build()
         app->SetRttHint(Seconds(rtt + 1e-3));
         if (m_controller)
         {
-            const TrafficPlanner* traffic = m_traffic.get();
-            app->SetRateController(m_controller,
-                                   [traffic, id](const IslandRoundPlan& p, uint32_t tag) {
-                                       if (tag == TrainingIsland::GROUP_TAG)
-                                       {
-                                           return traffic->MulticastFlow(id, p.targets).usage;
-                                       }
-                                       if (tag >= TrainingIsland::AGGREGATOR_TAG)
-                                       {
-                                           std::vector<uint32_t> members = p.peers;
-                                           members.push_back(id);
-                                           std::sort(members.begin(), members.end());
-                                           return traffic->AggregationFlow(members).usage;
-                                       }
-                                       return traffic->UnicastFlow(id, tag).usage;
-                                   });
+            // Usage through the current routes (they change when a link fails).
+            app->SetRateController(m_controller, [this, id](const IslandRoundPlan& p,
+                                                            uint32_t tag) {
+                if (tag == TrainingIsland::GROUP_TAG)
+                {
+                    return m_traffic->MulticastFlow(id, p.targets).usage;
+                }
+                if (tag >= TrainingIsland::AGGREGATOR_TAG)
+                {
+                    std::vector<uint32_t> members = p.peers;
+                    members.push_back(id);
+                    std::sort(members.begin(), members.end());
+                    return m_traffic
+                        ->AggregationFlow(members, tag - TrainingIsland::AGGREGATOR_TAG)
+                        .usage;
+                }
+                return m_traffic->UnicastFlow(id, tag).usage;
+            });
         }
         if (m_barrier)
         {

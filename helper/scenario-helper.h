@@ -61,6 +61,18 @@ class ScenarioHelper
     void SetCapabilities(const NetworkCapabilities& capabilities);
     /// Set an attribute of every TrainingIsland (ModelBytes, SegmentSize, ComputeTime, ...).
     void SetIslandAttribute(const std::string& name, const AttributeValue& value);
+    /// Set an attribute of one island only (e.g. a straggler's ComputeTime); after Build().
+    void SetIslandAttribute(const std::string& city,
+                            const std::string& name,
+                            const AttributeValue& value);
+    /**
+     * The link between graph nodes \p a and \p b (device or city names) fails at \p at: it
+     * drops everything from then on; \p detection later the network reroutes around it
+     * (routes, multicast trees, rate allocation recomputed without it). After Build().
+     */
+    void FailLink(const std::string& a, const std::string& b, Time at, Time detection);
+    /// The FPGA on \p device fails at \p at (aggregation mode; after Build()).
+    void FailFpga(const std::string& device, Time at);
     /// Number of rounds to simulate (the schedule's period repeats).
     void SetRounds(uint32_t rounds);
     /// MTU of every link (default 9000).
@@ -124,6 +136,8 @@ class ScenarioHelper
     std::vector<IslandRoundPlan> PlanFor(uint32_t island) const;
     void BuildMulticast();
     void BuildAggregation();
+    void InstallRouting();
+    void Reroute(uint32_t edge);
     static uint16_t CliqueKey(std::size_t round, std::size_t clique);
     void ConnectTraces(Ptr<TrainingIsland> app, uint32_t island);
     void OnRoundGate(uint32_t island, uint32_t round);
@@ -153,6 +167,7 @@ class ScenarioHelper
     std::unique_ptr<LinkMonitor> m_monitor;
     Ptr<RateController> m_controller;
     std::vector<uint32_t> m_islandIds; ///< Graph ids of the running islands.
+    std::vector<uint32_t> m_serviceNodes; ///< Device nodes running an FpgaAggregator.
     ApplicationContainer m_apps;
     std::map<uint32_t, Ptr<TrainingIsland>> m_appOf;
 

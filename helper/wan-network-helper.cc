@@ -8,6 +8,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-list-routing-helper.h"
+#include "ns3/ipv4-routing-table-entry.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
@@ -200,6 +201,40 @@ WanNetworkHelper::InstallMulticastTree(const WanNetwork& network,
         table->AddMulticastRoute(origin, group, parentInterface.at(node), outputs);
     }
     return rootDevices;
+}
+
+void
+WanNetworkHelper::ClearRoutes(const WanNetwork& network)
+{
+    Ipv4StaticRoutingHelper helper;
+    for (uint32_t n = 0; n < network.Graph().NodeCount(); ++n)
+    {
+        Ptr<Ipv4StaticRouting> table =
+            helper.GetStaticRouting(network.GetNode(n)->GetObject<Ipv4>());
+        for (uint32_t i = table->GetNRoutes(); i-- > 0;)
+        {
+            if (table->GetRoute(i).IsHost())
+            {
+                table->RemoveRoute(i);
+            }
+        }
+        for (uint32_t i = table->GetNMulticastRoutes(); i-- > 0;)
+        {
+            table->RemoveMulticastRoute(i);
+        }
+    }
+}
+
+void
+WanNetworkHelper::FailEdge(const WanNetwork& network, uint32_t edge)
+{
+    for (int side = 0; side < 2; ++side)
+    {
+        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+        em->SetAttribute("ErrorRate", DoubleValue(1.0));
+        em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+        network.Edge(edge).device[side]->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    }
 }
 
 int64_t

@@ -55,6 +55,11 @@ class WanNetworkHelper
                                                       uint32_t root,
                                                       Ipv4Address group);
 
+    /// Remove every host route and multicast route (before installing new ones).
+    static void ClearRoutes(const WanNetwork& network);
+    /// Drop every packet on both directions of \p edge from now on (a failed link).
+    static void FailEdge(const WanNetwork& network, uint32_t edge);
+
     /// Drop each received packet with probability \p rate on every device (RateErrorModel);
     /// uses random streams from \p stream on. Returns the number of streams used.
     static int64_t SetLossRate(const WanNetwork& network, double rate, int64_t stream);

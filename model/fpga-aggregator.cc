@@ -102,6 +102,19 @@ FpgaAggregator::SetDirectory(const std::vector<Ipv4Address>& addresses)
     m_directory = addresses;
 }
 
+void
+FpgaAggregator::Fail()
+{
+    NS_LOG_INFO("FPGA " << m_tag << " fails at " << Simulator::Now().As(Time::S));
+    m_failed = true;
+}
+
+bool
+FpgaAggregator::IsFailed() const
+{
+    return m_failed;
+}
+
 uint32_t
 FpgaAggregator::GetTag() const
 {
@@ -164,7 +177,7 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
     Address from;
     while ((packet = socket->RecvFrom(from)))
     {
-        if (packet->GetSize() < IslandHeader::SERIALIZED_SIZE)
+        if (m_failed || packet->GetSize() < IslandHeader::SERIALIZED_SIZE)
         {
             continue;
         }
@@ -272,7 +285,7 @@ FpgaAggregator::EmitResult(uint32_t round,
                            uint32_t member)
 {
     auto qit = m_queues.find(Key(round, clique));
-    if (qit == m_queues.end() || !m_socket)
+    if (qit == m_queues.end() || !m_socket || m_failed)
     {
         return;
     }
@@ -319,7 +332,7 @@ void
 FpgaAggregator::CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq)
 {
     auto qit = m_queues.find(Key(round, clique));
-    if (qit == m_queues.end() || !qit->second.queue->IsPending(seq) || !m_socket)
+    if (qit == m_queues.end() || !qit->second.queue->IsPending(seq) || !m_socket || m_failed)
     {
         return;
     }

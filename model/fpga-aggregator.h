@@ -70,6 +70,10 @@ class FpgaAggregator : public Application
     /// Island addresses, indexed by island id (for resends and resend requests).
     void SetDirectory(const std::vector<Ipv4Address>& addresses);
 
+    /// The FPGA fails: from now on it drops every contribution and sends nothing.
+    void Fail();
+    bool IsFailed() const;
+
     uint32_t GetTag() const;
     /// Time the FPGA spent processing contributions.
     Time GetBusyTime() const;
@@ -123,6 +127,7 @@ class FpgaAggregator : public Application
     std::vector<Ipv4Address> m_directory;
     std::map<uint16_t, AggregatorClique> m_cliques;
     std::map<uint64_t, QueueState> m_queues;
+    bool m_failed = false;
     Time m_busyUntil;
     Time m_busy;
     uint64_t m_contributions = 0;

@@ -118,6 +118,18 @@ RateController::Release(uint64_t id)
     }
 }
 
+void
+RateController::UpdateUsage(uint64_t id, const FlowUsage& usage)
+{
+    auto it = m_streamOf.find(id);
+    if (it == m_streamOf.end())
+    {
+        return;
+    }
+    m_streams[it->second].usage = usage;
+    ScheduleRecompute();
+}
+
 std::size_t
 RateController::ActiveStreams() const
 {

@@ -55,6 +55,8 @@ class RateController : public Object
                             RateCallback setRate);
     /// Remove a stream (or one participant of a shared stream); the others are re-rated.
     void Release(uint64_t id);
+    /// The stream of participant \p id now uses \p usage (routes changed).
+    void UpdateUsage(uint64_t id, const FlowUsage& usage);
     /// Number of registered streams.
     std::size_t ActiveStreams() const;
     /// The last rate given to stream \p id (0 if unknown).

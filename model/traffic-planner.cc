@@ -212,11 +212,16 @@ TrafficPlanner::MulticastFlow(uint32_t source, const std::vector<uint32_t>& rece
 TrafficFlow
 TrafficPlanner::AggregationFlow(const std::vector<uint32_t>& members) const
 {
+    return AggregationFlow(members, Aggregator(members));
+}
+
+TrafficFlow
+TrafficPlanner::AggregationFlow(const std::vector<uint32_t>& members, uint32_t agg) const
+{
     const NetworkGraph& g = m_routes.Graph();
     TrafficFlow f;
     f.kind = ExchangeMode::AGGREGATION;
-    f.aggregator = Aggregator(members);
-    auto agg = static_cast<uint32_t>(f.aggregator);
+    f.aggregator = agg;
     f.sources = members;
     f.receivers = members;
     std::map<uint32_t, double> acc;

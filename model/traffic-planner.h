@@ -66,6 +66,8 @@ class TrafficPlanner
     TrafficFlow MulticastFlow(uint32_t source, const std::vector<uint32_t>& receivers) const;
     /// The aggregation stream of \p members (all send to the aggregator, the sum comes back).
     TrafficFlow AggregationFlow(const std::vector<uint32_t>& members) const;
+    /// The same through a given FPGA device node (e.g. the one chosen before a reroute).
+    TrafficFlow AggregationFlow(const std::vector<uint32_t>& members, uint32_t aggregator) const;
 
     /// The FPGA device node that aggregates for \p members; throws std::invalid_argument if none.
     uint32_t Aggregator(const std::vector<uint32_t>& members) const;

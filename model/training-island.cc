@@ -103,6 +103,12 @@ TrainingIsland::GetTypeId()
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&TrainingIsland::m_initialRtt),
                           MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("AggregatorTimeout",
+                          "Aggregation: no new sum for this long while contributions are "
+                          "outstanding means the FPGA failed; fall back to multicast.",
+                          TimeValue(MilliSeconds(500)),
+                          MakeTimeAccessor(&TrainingIsland::m_aggregatorTimeout),
+                          MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("CheckValues",
                           "Without a learner: carry this many deterministic test values per "
                           "model and verify every received value or sum (0: opaque bytes).",
@@ -270,6 +276,34 @@ TrainingIsland::GetOverflows() const
     return m_overflows;
 }
 
+const std::set<uint32_t>&
+TrainingIsland::GetFallbackRounds() const
+{
+    return m_fallbackRounds;
+}
+
+bool
+TrainingIsland::InFallback(uint32_t round) const
+{
+    return m_fallbackRounds.count(round) > 0;
+}
+
+void
+TrainingIsland::RefreshStreams()
+{
+    if (!m_controller)
+    {
+        return;
+    }
+    for (auto& [key, s] : m_out)
+    {
+        if (!s.released)
+        {
+            m_controller->UpdateUsage(s.controllerId, m_usage(PlanOf(s.round), s.tag));
+        }
+    }
+}
+
 double
 TrainingIsland::CheckValue(uint32_t island, uint32_t round, uint32_t index)
 {
@@ -415,6 +449,11 @@ TrainingIsland::ComputeDone(uint32_t round)
             v[j] = CheckValue(m_islandId, round, j);
         }
     }
+    // Keep the values of the last rounds: a peer may ask for them again (FPGA fallback).
+    while (!m_sendValues.empty() && m_sendValues.begin()->first + 2 < round)
+    {
+        m_sendValues.erase(m_sendValues.begin());
+    }
     m_computeFinished(round);
     switch (plan.mode)
     {
@@ -432,16 +471,20 @@ TrainingIsland::ComputeDone(uint32_t round)
         }
         break;
     case ExchangeMode::AGGREGATION:
-        if (!plan.peers.empty())
+        if (plan.peers.empty())
         {
-            OpenStream(round, plan.aggregator, plan.aggregatorAddress, m_aggregationPort,
-                       IslandHeader::CONTRIBUTION, {plan.aggregator});
+            break;
         }
+        if (m_deadAggregators.count(plan.aggregator))
+        {
+            StartFallback(round);
+            break;
+        }
+        OpenStream(round, plan.aggregator, plan.aggregatorAddress, m_aggregationPort,
+                   IslandHeader::CONTRIBUTION, {plan.aggregator});
+        m_lastSum[round] = Simulator::Now();
+        Simulator::Schedule(m_aggregatorTimeout, &TrainingIsland::WatchAggregator, this, round);
         break;
-    }
-    if (!HasStreams(round))
-    {
-        m_sendValues.erase(round); // nothing to send this round
     }
     CheckRoundComplete();
 }
@@ -454,7 +497,7 @@ TrainingIsland::CheckRoundComplete()
         return;
     }
     const IslandRoundPlan& plan = PlanOf(m_round);
-    if (plan.mode == ExchangeMode::AGGREGATION && !plan.peers.empty())
+    if (plan.mode == ExchangeMode::AGGREGATION && !plan.peers.empty() && !InFallback(m_round))
     {
         auto it = m_in.find(Key(m_round, plan.aggregator));
         if (it == m_in.end() || !it->second.state.Complete())
@@ -506,13 +549,21 @@ TrainingIsland::Synchronize(uint32_t round)
     }
     if (plan.mode == ExchangeMode::AGGREGATION)
     {
-        InStream& in = m_in[Key(round, plan.aggregator)];
+        std::vector<double> sum;
+        if (InFallback(round))
+        {
+            sum = FallbackSum(round);
+            CheckValues(round, plan.aggregator, sum, true);
+        }
+        else
+        {
+            sum = std::move(m_in[Key(round, plan.aggregator)].values);
+        }
         if (m_learner)
         {
-            m_learner->SynchronizeSum(round, in.values,
-                                      static_cast<uint32_t>(plan.peers.size() + 1));
+            m_learner->SynchronizeSum(round, sum, static_cast<uint32_t>(plan.peers.size() + 1));
         }
-        in.values = std::vector<double>();
+        m_in[Key(round, plan.aggregator)].values = std::vector<double>();
         return;
     }
     std::vector<std::vector<double>> vectors;
@@ -552,7 +603,8 @@ TrainingIsland::OpenStream(uint32_t round,
                 EventId(),
                 EventId(),
                 m_initialRtt.GetSeconds(),
-                1};
+                1,
+                0};
     auto it = m_out.emplace(key, std::move(s)).first;
     if (m_controller)
     {
@@ -698,7 +750,7 @@ TrainingIsland::SendNext(uint64_t key)
     uint32_t payload = p->GetSize();
     IslandHeader h;
     h.type = s.type;
-    h.flags = retx ? IslandHeader::FLAG_RETRANSMISSION : 0;
+    h.flags = s.flags | (retx ? IslandHeader::FLAG_RETRANSMISSION : 0);
     if (static_cast<uint64_t>(seq) * ValuesPerSegment(s.type) < ValueCount())
     {
         h.flags |= IslandHeader::FLAG_VALUES;
@@ -812,15 +864,10 @@ TrainingIsland::FinishStream(uint64_t key)
     {
         return;
     }
-    uint32_t round = it->second.round;
     ReleaseStream(it->second);
     it->second.sendEvent.Cancel();
     it->second.rtoEvent.Cancel();
     m_out.erase(it);
-    if (!HasStreams(round))
-    {
-        m_sendValues.erase(round); // every stream of the round is done
-    }
 }
 
 void
@@ -907,7 +954,10 @@ TrainingIsland::StoreValues(InStream& in, const IslandHeader& h, Ptr<Packet> pac
 }
 
 void
-TrainingIsland::CheckValues(uint32_t round, uint32_t origin, InStream& in)
+TrainingIsland::CheckValues(uint32_t round,
+                            uint32_t origin,
+                            const std::vector<double>& values,
+                            bool sum)
 {
     if (m_learner || m_checkValues == 0)
     {
@@ -916,31 +966,112 @@ TrainingIsland::CheckValues(uint32_t round, uint32_t origin, InStream& in)
     const IslandRoundPlan& plan = PlanOf(round);
     FixedPoint fp(static_cast<int>(m_fixedPointBits));
     uint32_t mismatches = 0;
-    in.values.resize(m_checkValues, std::nan(""));
     for (uint32_t j = 0; j < m_checkValues; ++j)
     {
         double expected;
-        if (plan.mode == ExchangeMode::AGGREGATION)
+        if (sum)
         {
             // The exact fixed-point sum of every member's contribution.
-            int64_t sum = 0;
+            int64_t total = 0;
             bool overflow = false;
-            sum += fp.Encode(CheckValue(m_islandId, round, j), overflow);
+            total += fp.Encode(CheckValue(m_islandId, round, j), overflow);
             for (uint32_t peer : plan.peers)
             {
-                sum += fp.Encode(CheckValue(peer, round, j), overflow);
+                total += fp.Encode(CheckValue(peer, round, j), overflow);
             }
-            expected = fp.Decode(sum);
+            expected = fp.Decode(total);
         }
         else
         {
             expected = CheckValue(origin, round, j);
         }
-        mismatches += in.values[j] == expected ? 0 : 1;
+        mismatches += j < values.size() && values[j] == expected ? 0 : 1;
     }
     m_valuesChecked += m_checkValues;
     m_valueMismatches += mismatches;
     m_valuesCheckedTrace(round, origin, m_checkValues, mismatches);
+}
+
+std::vector<double>
+TrainingIsland::FallbackSum(uint32_t round)
+{
+    // What the FPGA would have computed: the int32 sum of every member's fixed-point values.
+    const IslandRoundPlan& plan = PlanOf(round);
+    FixedPoint fp(static_cast<int>(m_fixedPointBits));
+    uint32_t n = ValueCount();
+    std::vector<int32_t> acc(n, 0);
+    bool overflow = false;
+    auto add = [&](const std::vector<double>& v) {
+        for (uint32_t j = 0; j < n && j < v.size(); ++j)
+        {
+            bool o = false;
+            overflow = !FixedPoint::AddChecked(acc[j], fp.Encode(v[j], o)) || o || overflow;
+        }
+    };
+    add(m_sendValues[round]);
+    for (uint32_t peer : plan.peers)
+    {
+        add(m_in[Key(round, peer)].values);
+    }
+    m_overflows += overflow ? 1 : 0;
+    std::vector<double> sum(n);
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        sum[j] = fp.Decode(acc[j]);
+    }
+    return sum;
+}
+
+void
+TrainingIsland::WatchAggregator(uint32_t round)
+{
+    const IslandRoundPlan& plan = PlanOf(round);
+    auto in = m_in.find(Key(round, plan.aggregator));
+    bool done = in != m_in.end() && in->second.state.Complete();
+    if (done || InFallback(round) || !m_socket)
+    {
+        return;
+    }
+    Time idle = Simulator::Now() - m_lastSum[round];
+    if (idle < m_aggregatorTimeout)
+    {
+        Simulator::Schedule(m_aggregatorTimeout - idle, &TrainingIsland::WatchAggregator, this,
+                            round);
+        return;
+    }
+    NS_LOG_INFO("island " << m_islandId << ": no sum from FPGA " << plan.aggregator << " for "
+                          << idle.As(Time::MS) << " in round " << round
+                          << ": falling back to multicast");
+    m_deadAggregators.insert(plan.aggregator);
+    StartFallback(round);
+}
+
+void
+TrainingIsland::StartFallback(uint32_t round)
+{
+    if (InFallback(round))
+    {
+        return;
+    }
+    m_fallbackRounds.insert(round);
+    const IslandRoundPlan& plan = PlanOf(round);
+    FinishStream(Key(round, plan.aggregator));
+    if (!m_sendValues.count(round) && !m_learner && m_checkValues > 0)
+    {
+        std::vector<double>& v = m_sendValues[round];
+        for (uint32_t j = 0; j < m_checkValues; ++j)
+        {
+            v.push_back(CheckValue(m_islandId, round, j));
+        }
+    }
+    NS_ABORT_MSG_IF(plan.group.IsAny() || plan.groupDevices.empty(),
+                    "TrainingIsland " << m_islandId << ": no multicast group to fall back on");
+    OpenStream(round, GROUP_TAG, plan.group, m_port, IslandHeader::DATA, plan.peers);
+    m_out.at(Key(round, GROUP_TAG)).flags = IslandHeader::FLAG_FALLBACK;
+    if (round == m_round)
+    {
+        CheckRoundComplete();
+    }
 }
 
 void
@@ -951,6 +1082,11 @@ TrainingIsland::HandleData(const IslandHeader& h, Ptr<Packet> packet)
         std::find(peers.begin(), peers.end(), h.origin) == peers.end())
     {
         return; // not a model this island waits for (e.g. transit multicast), or garbage
+    }
+    if ((h.flags & IslandHeader::FLAG_FALLBACK) &&
+        PlanOf(h.round).mode == ExchangeMode::AGGREGATION)
+    {
+        StartFallback(h.round); // a peer gave up on the FPGA: send it our model too
     }
     InStream& in = m_in[Key(h.round, h.origin)];
     in.state.SetCount(h.count);
@@ -972,7 +1108,7 @@ TrainingIsland::HandleData(const IslandHeader& h, Ptr<Packet> packet)
     if (complete && !in.notified)
     {
         in.notified = true;
-        CheckValues(h.round, h.origin, in);
+        CheckValues(h.round, h.origin, in.values, false);
         m_modelReceived(h.round, h.origin);
         if (h.round == m_round)
         {
@@ -995,6 +1131,7 @@ TrainingIsland::HandleResult(const IslandHeader& h, Ptr<Packet> packet)
     in.state.SetCount(h.count);
     if (in.state.Add(h.seq))
     {
+        m_lastSum[h.round] = Simulator::Now();
         StoreValues(in, h, packet);
         m_overflows += (h.flags & IslandHeader::FLAG_OVERFLOW) ? 1 : 0;
         m_segmentReceived(h.round, h.island, h.seq, packet->GetSize(), packet);
@@ -1028,7 +1165,7 @@ TrainingIsland::HandleResult(const IslandHeader& h, Ptr<Packet> packet)
     if (in.state.Complete() && !in.notified)
     {
         in.notified = true;
-        CheckValues(h.round, h.island, in);
+        CheckValues(h.round, h.island, in.values, true);
         m_modelReceived(h.round, h.island);
         if (h.round == m_round)
         {

@@ -24,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,13 @@ struct IslandRoundPlan
  * receivers verify (ValuesChecked). Unicast/multicast carry IEEE doubles; aggregation carries
  * int32 fixed point (FixedPointBits) that the FPGA sums. The rest of the payload is opaque.
  *
+ * FPGA failure: when no sum arrives for AggregatorTimeout while contributions are outstanding,
+ * the island declares the FPGA failed and falls back: it multicasts its whole model to the
+ * clique (FLAG_FALLBACK; groups are installed in aggregation mode for this) and sums the
+ * members' values itself in the same fixed point, so sums stay exact. A peer receiving such a
+ * model falls back for that round too (even if it had all sums); later rounds of cliques of
+ * that FPGA use multicast from the start.
+ *
  * Pacing: each stream is paced at the rate a RateController assigns (wire bytes), or SendRate
  * shared equally among the island's active streams when there is no controller.
  */
@@ -104,6 +112,8 @@ class TrainingIsland : public Application
     void SetRoundGate(Callback<void, uint32_t, uint32_t> gate);
     /// Start round \p round (barrier mode).
     void ReleaseRound(uint32_t round);
+    /// Routes changed: tell the rate controller what the open streams use now.
+    void RefreshStreams();
 
     uint32_t GetIslandId() const;
     uint32_t GetRoundsCompleted() const;
@@ -119,6 +129,8 @@ class TrainingIsland : public Application
     uint64_t GetValueMismatches() const;
     /// Summed segments that arrived flagged as overflowed.
     uint64_t GetOverflows() const;
+    /// Rounds in which this island fell back from a failed FPGA to multicast.
+    const std::set<uint32_t>& GetFallbackRounds() const;
     /// The deterministic test value \p index of \p island in \p round (CheckValues), in [-1, 1].
     static double CheckValue(uint32_t island, uint32_t round, uint32_t index);
 
@@ -170,6 +182,7 @@ class TrainingIsland : public Application
         EventId rtoEvent;
         double srtt;
         uint32_t backoff;
+        uint8_t flags; ///< Extra header flags of every segment (FLAG_FALLBACK).
     };
 
     /// One incoming stream: a peer's model (or the sums) of one round.
@@ -211,7 +224,11 @@ class TrainingIsland : public Application
     void HandlePoll(const IslandHeader& h);
     void HandleResend(const IslandHeader& h);
     void StoreValues(InStream& in, const IslandHeader& h, Ptr<Packet> packet);
-    void CheckValues(uint32_t round, uint32_t origin, InStream& in);
+    void CheckValues(uint32_t round, uint32_t origin, const std::vector<double>& values, bool sum);
+    std::vector<double> FallbackSum(uint32_t round);
+    void WatchAggregator(uint32_t round);
+    void StartFallback(uint32_t round);
+    bool InFallback(uint32_t round) const;
     void SendAck(uint32_t round, uint32_t origin, InStream& in, uint64_t echo, bool full);
     void SendControl(const IslandHeader& h, Ptr<Packet> payload, Ipv4Address to, uint16_t port);
 
@@ -230,6 +247,7 @@ class TrainingIsland : public Application
     uint32_t m_maxNackRanges;
     Time m_minRto;
     Time m_initialRtt;
+    Time m_aggregatorTimeout;
     uint32_t m_checkValues;
     uint32_t m_fixedPointBits;
 
@@ -253,6 +271,9 @@ class TrainingIsland : public Application
     std::map<uint64_t, OutStream> m_out;
     std::map<uint64_t, InStream> m_in;
     std::map<uint32_t, std::vector<double>> m_sendValues; ///< round -> values sent
+    std::set<uint32_t> m_deadAggregators;
+    std::set<uint32_t> m_fallbackRounds;
+    std::map<uint32_t, Time> m_lastSum; ///< round -> last time a new sum arrived
     uint64_t m_retransmissions = 0;
     uint64_t m_valuesChecked = 0;
     uint64_t m_valueMismatches = 0;
