@@ -411,15 +411,25 @@ ScenarioHelper::Build()
         app->SetDirectory(m_network->IslandDirectory());
         std::vector<IslandRoundPlan> plan = PlanFor(id);
         app->SetPlan(plan);
-        double rtt = 0;
+        // Round trips from the path latencies (1 ms for serialisation and queues), per peer
+        // and per aggregator, until the streams measure their own.
+        std::map<uint32_t, Time> hints;
         for (const auto& p : plan)
         {
             for (uint32_t peer : p.peers)
             {
-                rtt = std::max(rtt, 2 * m_routes->PathLatency(id, peer));
+                hints[peer] = Seconds(2 * m_routes->PathLatency(id, peer) + 1e-3);
+            }
+            if (p.mode == ExchangeMode::AGGREGATION && !p.peers.empty())
+            {
+                std::vector<uint32_t> members = p.peers;
+                members.push_back(id);
+                uint32_t node = p.aggregator - TrainingIsland::AGGREGATOR_TAG;
+                hints[p.aggregator] =
+                    Seconds(2 * m_traffic->AggregationFlow(members, node).latencyS + 1e-3);
             }
         }
-        app->SetRttHint(Seconds(rtt + 1e-3));
+        app->SetRttHints(hints);
         if (m_controller)
         {
             // Usage through the current routes (they change when a link fails).

@@ -13,7 +13,8 @@ namespace ns3
 OutgoingTransfer::OutgoingTransfer(uint32_t count, const std::vector<uint32_t>& receivers)
     : m_count(count),
       m_queued(count, false),
-      m_lastSent(count, -std::numeric_limits<double>::infinity())
+      m_lastSent(count, -std::numeric_limits<double>::infinity()),
+      m_resent(count, false)
 {
     if (count == 0 || receivers.empty())
     {
@@ -58,6 +59,7 @@ OutgoingTransfer::Next(double now, uint32_t& seq, bool& retransmission, bool all
         seq = s;
         retransmission = true;
         m_lastSent[s] = now;
+        m_resent[s] = true;
         ++m_retransmissions;
         return true;
     }
@@ -75,8 +77,7 @@ bool
 OutgoingTransfer::OnAck(uint32_t receiver,
                         uint32_t cumulative,
                         const std::vector<Range>& nacks,
-                        double now,
-                        double guardS)
+                        double echo)
 {
     auto it = m_cumulative.find(receiver);
     if (it == m_cumulative.end())
@@ -95,7 +96,7 @@ OutgoingTransfer::OnAck(uint32_t receiver,
         uint64_t end = std::min<uint64_t>(static_cast<uint64_t>(first) + length, m_nextNew);
         for (uint64_t s = std::max(first, it->second); s < end; ++s)
         {
-            if (!m_queued[s] && now - m_lastSent[s] >= guardS)
+            if (!m_queued[s] && m_lastSent[s] < echo)
             {
                 m_queued[s] = true;
                 m_retransmit.push_back(static_cast<uint32_t>(s));
@@ -148,6 +149,18 @@ uint64_t
 OutgoingTransfer::Retransmissions() const
 {
     return m_retransmissions;
+}
+
+double
+OutgoingTransfer::SentAt(uint32_t seq) const
+{
+    return m_lastSent.at(seq);
+}
+
+bool
+OutgoingTransfer::WasRetransmitted(uint32_t seq) const
+{
+    return m_resent.at(seq);
 }
 
 } // namespace ns3

@@ -18,10 +18,12 @@ namespace ns3
  * \brief Sender state of one model transfer to one or more receivers. Pure C++.
  *
  * Segments go out in order; receivers' acks (cumulative + NACK ranges) queue lost segments for
- * retransmission, which takes priority over new segments. A NACKed segment is re-queued only
- * if it was last sent at least a guard time ago (about one round trip), so a NACK that crossed
- * the retransmission in flight does not trigger a duplicate. The transfer is complete when
- * every receiver has acknowledged every segment.
+ * retransmission, which takes priority over new segments. Every ack says which packet made the
+ * receiver send it (its send time, echoed); packets of a stream follow one path in order, so a
+ * segment still missing at the receiver is lost if it was last sent before that packet, and
+ * may still be in flight otherwise. Only the former is re-queued: no timer guesses, no
+ * duplicate when a NACK crosses a retransmission. The transfer is complete when every receiver
+ * has acknowledged every segment.
  */
 class OutgoingTransfer
 {
@@ -36,12 +38,12 @@ class OutgoingTransfer
     bool Next(double now, uint32_t& seq, bool& retransmission, bool allowNew = true);
     /// The next segment never sent (Count() when all were sent).
     uint32_t NextNew() const;
-    /// Process an ack from \p receiver. Returns true if it made progress.
+    /// Process an ack from \p receiver, sent on receipt of a packet sent at \p echo: NACKed
+    /// segments last sent before \p echo are queued again. Returns true if it made progress.
     bool OnAck(uint32_t receiver,
                uint32_t cumulative,
                const std::vector<Range>& nacks,
-               double now,
-               double guardS);
+               double echo);
     /// Every segment has been sent at least once.
     bool AllNewSent() const;
     /// Every receiver has every segment.
@@ -51,6 +53,10 @@ class OutgoingTransfer
     std::vector<uint32_t> PendingReceivers() const;
     /// Segments sent again so far.
     uint64_t Retransmissions() const;
+    /// When segment \p seq was last sent (-infinity if never).
+    double SentAt(uint32_t seq) const;
+    /// True if segment \p seq has been sent more than once (Karn: no RTT sample from it).
+    bool WasRetransmitted(uint32_t seq) const;
 
   private:
     uint32_t m_count;
@@ -59,6 +65,7 @@ class OutgoingTransfer
     std::deque<uint32_t> m_retransmit;
     std::vector<bool> m_queued;
     std::vector<double> m_lastSent;
+    std::vector<bool> m_resent;
     uint64_t m_retransmissions = 0;
 };
 

@@ -216,6 +216,39 @@ TrainingIsland::SetRttHint(Time rtt)
 }
 
 void
+TrainingIsland::SetRttHints(const std::map<uint32_t, Time>& hints)
+{
+    m_rttHints = hints;
+}
+
+void
+TrainingIsland::RttSample(OutStream& s, double sample)
+{
+    if (!(sample > 0))
+    {
+        return;
+    }
+    if (!s.sampled)
+    {
+        s.srtt = sample;
+        s.rttvar = sample / 2;
+        s.sampled = true;
+        return;
+    }
+    s.rttvar = 0.75 * s.rttvar + 0.25 * std::abs(s.srtt - sample);
+    s.srtt = 0.875 * s.srtt + 0.125 * sample;
+}
+
+double
+TrainingIsland::Rto(const OutStream& s) const
+{
+    // A tail-loss probe rather than a congestion timer: the network allocates the rates, so a
+    // loss is not a congestion signal and a short, barely backed-off timeout is safe. The ack
+    // of the last segment is due one round trip after it left; allow for jitter.
+    return std::max(m_minRto.GetSeconds(), s.srtt + 2 * s.rttvar + 1e-3) * s.backoff;
+}
+
+void
 TrainingIsland::SetRoundGate(Callback<void, uint32_t, uint32_t> gate)
 {
     m_gate = gate;
@@ -590,6 +623,12 @@ TrainingIsland::OpenStream(uint32_t round,
     uint64_t key = Key(round, tag);
     NS_ABORT_MSG_IF(m_out.count(key), "TrainingIsland: stream opened twice");
     const IslandRoundPlan& plan = PlanOf(round);
+    double hint = 0;
+    for (uint32_t r : receivers)
+    {
+        auto h = m_rttHints.find(r);
+        hint = std::max(hint, (h == m_rttHints.end() ? m_initialRtt : h->second).GetSeconds());
+    }
     OutStream s{round,
                 tag,
                 dest,
@@ -602,7 +641,9 @@ TrainingIsland::OpenStream(uint32_t round,
                 false,
                 EventId(),
                 EventId(),
-                m_initialRtt.GetSeconds(),
+                hint,
+                hint / 2,
+                false,
                 1,
                 0};
     auto it = m_out.emplace(key, std::move(s)).first;
@@ -774,6 +815,8 @@ TrainingIsland::SendNext(uint64_t key)
     if (retx)
     {
         ++m_retransmissions;
+        NS_LOG_LOGIC("island " << m_islandId << " resends segment " << seq << " of round "
+                               << s.round << " to " << s.dest);
     }
     m_segmentSent(s.round, m_islandId, seq, payload, retx);
     if (s.state.AllNewSent() && !s.state.HasQueuedRetransmissions())
@@ -812,9 +855,8 @@ TrainingIsland::ArmRto(uint64_t key)
         return;
     }
     OutStream& s = it->second;
-    double rto = std::max(m_minRto.GetSeconds(), 2.0 * s.srtt) * s.backoff;
     s.rtoEvent.Cancel();
-    s.rtoEvent = Simulator::Schedule(Seconds(rto), &TrainingIsland::OnRto, this, key);
+    s.rtoEvent = Simulator::Schedule(Seconds(Rto(s)), &TrainingIsland::OnRto, this, key);
 }
 
 void
@@ -835,7 +877,7 @@ TrainingIsland::OnRto(uint64_t key)
         IncomingTransfer none(s.state.Count());
         const IncomingTransfer& got = in == m_in.end() ? none : in->second.state;
         s.state.OnAck(s.tag, got.Cumulative(), got.Missing(s.state.Count(), m_maxNackRanges),
-                      Simulator::Now().GetSeconds(), 0.0);
+                      Simulator::Now().GetSeconds());
         Resume(key);
     }
     else
@@ -852,7 +894,7 @@ TrainingIsland::OnRto(uint64_t key)
             SendControl(h, Create<Packet>(), m_directory.at(r), m_port);
         }
     }
-    s.backoff = std::min<uint32_t>(s.backoff * 2, 64);
+    s.backoff = std::min<uint32_t>(s.backoff * 2, 4);
     ArmRto(key);
 }
 
@@ -1129,7 +1171,8 @@ TrainingIsland::HandleResult(const IslandHeader& h, Ptr<Packet> packet)
     uint64_t key = Key(h.round, plan.aggregator);
     InStream& in = m_in[key];
     in.state.SetCount(h.count);
-    if (in.state.Add(h.seq))
+    bool fresh = in.state.Add(h.seq);
+    if (fresh)
     {
         m_lastSum[h.round] = Simulator::Now();
         StoreValues(in, h, packet);
@@ -1142,9 +1185,17 @@ TrainingIsland::HandleResult(const IslandHeader& h, Ptr<Packet> packet)
     if (it != m_out.end())
     {
         OutStream& s = it->second;
+        double now = Simulator::Now().GetSeconds();
+        if (fresh && !s.state.WasRetransmitted(h.seq))
+        {
+            RttSample(s, now - s.state.SentAt(h.seq));
+        }
+        // Sums come back in segment order unless something was lost (every member's
+        // contributions travel in order and the FPGA serves them in order): a missing sum
+        // below this one means a lost contribution or sum, if the contribution was sent before.
         bool progress = s.state.OnAck(plan.aggregator, in.state.Cumulative(),
                                       in.state.Missing(in.state.Highest(), m_maxNackRanges),
-                                      Simulator::Now().GetSeconds(), 1.2 * s.srtt);
+                                      s.state.SentAt(h.seq));
         if (progress)
         {
             s.backoff = 1;
@@ -1183,7 +1234,7 @@ TrainingIsland::HandleResend(const IslandHeader& h)
     {
         return;
     }
-    it->second.state.OnAck(h.island, 0, {{h.seq, 1}}, Simulator::Now().GetSeconds(), 0.0);
+    it->second.state.OnAck(h.island, 0, {{h.seq, 1}}, Simulator::Now().GetSeconds());
     Resume(it->first);
 }
 
@@ -1247,13 +1298,9 @@ TrainingIsland::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
     double now = Simulator::Now().GetSeconds();
     if (h.timestamp > 0)
     {
-        double sample = now - static_cast<double>(h.timestamp) * 1e-9;
-        if (sample > 0)
-        {
-            s.srtt = 0.875 * s.srtt + 0.125 * sample;
-        }
+        RttSample(s, now - static_cast<double>(h.timestamp) * 1e-9);
     }
-    bool progress = s.state.OnAck(h.island, h.seq, nacks, now, 1.2 * s.srtt);
+    bool progress = s.state.OnAck(h.island, h.seq, nacks, static_cast<double>(h.timestamp) * 1e-9);
     if (progress)
     {
         s.backoff = 1;

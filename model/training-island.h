@@ -65,6 +65,11 @@ struct IslandRoundPlan
  * Reliability: receivers ack every AckInterval new segments, on the last segment, on
  * completion and on duplicates, with a cumulative ack and NACK ranges; senders retransmit
  * NACKed segments (not again within one smoothed RTT) before new ones, and poll after an RTO.
+ * Round trips are estimated per stream as in RFC 6298 (SRTT, RTTVAR), from acks echoing
+ * segment timestamps, or, for aggregation, from sums of segments sent once (Karn's rule);
+ * before the first sample from the path latencies the helper provides. The poll timeout is a
+ * tail-loss probe, SRTT + 2 RTTVAR + 1 ms (at least MinRto), doubled at most twice on
+ * consecutive timeouts: rates are allocated by the network, so loss is not congestion.
  * In aggregation mode a missing sum makes the member resend its contribution; the FPGA
  * answers a contribution it already summed with the kept result.
  *
@@ -106,8 +111,11 @@ class TrainingIsland : public Application
     void SetRateController(Ptr<RateController> controller, UsageFunction usage);
     /// Train a real parameter vector.
     void SetLearner(std::shared_ptr<IslandLearner> learner);
-    /// Initial round-trip estimate towards peers (before any sample).
+    /// Initial round-trip estimate for every stream (before any sample).
     void SetRttHint(Time rtt);
+    /// Initial round-trip estimates per peer island id or aggregator tag; a stream to several
+    /// receivers starts from the largest of theirs.
+    void SetRttHints(const std::map<uint32_t, Time>& hints);
     /// Barrier mode: after a round, call \p gate(island, round) and wait for ReleaseRound().
     void SetRoundGate(Callback<void, uint32_t, uint32_t> gate);
     /// Start round \p round (barrier mode).
@@ -181,6 +189,8 @@ class TrainingIsland : public Application
         EventId sendEvent;
         EventId rtoEvent;
         double srtt;
+        double rttvar;
+        bool sampled;
         uint32_t backoff;
         uint8_t flags; ///< Extra header flags of every segment (FLAG_FALLBACK).
     };
@@ -212,6 +222,8 @@ class TrainingIsland : public Application
     bool WindowAllows(const OutStream& s) const;
     Ptr<Packet> MakePayload(const OutStream& s, uint32_t seq);
     void ArmRto(uint64_t key);
+    void RttSample(OutStream& s, double sample);
+    double Rto(const OutStream& s) const;
     void OnRto(uint64_t key);
     void ReleaseStream(OutStream& s);
     void FinishStream(uint64_t key);
@@ -258,6 +270,7 @@ class TrainingIsland : public Application
     UsageFunction m_usage;
     std::shared_ptr<IslandLearner> m_learner;
     Callback<void, uint32_t, uint32_t> m_gate;
+    std::map<uint32_t, Time> m_rttHints;
 
     // State
     Ptr<Socket> m_socket;

@@ -44,37 +44,41 @@ TEST(IncomingTransfer, IntervalsGapsAndCompletion)
     EXPECT_THROW(in.SetCount(11), std::invalid_argument);
 }
 
-TEST(OutgoingTransfer, RetransmitsNackedSegmentsOncePerGuard)
+TEST(OutgoingTransfer, ResendsOnlyWhatWasSentBeforeTheAckedPacket)
 {
     OutgoingTransfer out(5, {7});
     uint32_t seq;
     bool retx;
     for (uint32_t i = 0; i < 5; ++i)
     {
-        ASSERT_TRUE(out.Next(0.0, seq, retx));
+        ASSERT_TRUE(out.Next(i * 1.0, seq, retx)); // segment i sent at time i
         EXPECT_EQ(seq, i);
         EXPECT_FALSE(retx);
     }
     EXPECT_TRUE(out.AllNewSent());
-    EXPECT_FALSE(out.Next(0.0, seq, retx));
-    // NACK of 1..2 within the guard time: ignored (the segment may still be in flight).
-    out.OnAck(7, 1, {{1, 2}}, 0.05, 0.1);
-    EXPECT_FALSE(out.HasQueuedRetransmissions());
-    // After the guard: both queued, once each even if NACKed twice.
-    out.OnAck(7, 1, {{1, 2}}, 0.2, 0.1);
-    out.OnAck(7, 1, {{1, 2}}, 0.2, 0.1);
-    ASSERT_TRUE(out.Next(0.2, seq, retx));
+    EXPECT_FALSE(out.Next(5.0, seq, retx));
+    // An ack triggered by segment 2 (sent at 2.0) NACKing 1..3: only 1 is known lost; 3 was
+    // sent after segment 2 and may still be on its way.
+    out.OnAck(7, 1, {{1, 3}}, 2.0);
+    ASSERT_TRUE(out.Next(6.0, seq, retx));
     EXPECT_EQ(seq, 1u);
     EXPECT_TRUE(retx);
-    ASSERT_TRUE(out.Next(0.2, seq, retx));
-    EXPECT_EQ(seq, 2u);
-    EXPECT_FALSE(out.Next(0.2, seq, retx));
+    EXPECT_TRUE(out.WasRetransmitted(1));
+    EXPECT_DOUBLE_EQ(out.SentAt(1), 6.0);
+    EXPECT_FALSE(out.Next(6.0, seq, retx));
+    // A later ack triggered by segment 4 (sent at 4.0) still NACKs 1 and 3: 3 is lost, but the
+    // resend of 1 (at 6.0) was after segment 4 and is in flight: no duplicate.
+    out.OnAck(7, 1, {{1, 1}, {3, 1}}, 4.0);
+    out.OnAck(7, 1, {{1, 1}, {3, 1}}, 4.0); // twice: still queued once
+    ASSERT_TRUE(out.Next(7.0, seq, retx));
+    EXPECT_EQ(seq, 3u);
+    EXPECT_FALSE(out.Next(7.0, seq, retx));
     EXPECT_EQ(out.Retransmissions(), 2u);
     EXPECT_FALSE(out.Complete());
-    EXPECT_TRUE(out.OnAck(7, 5, {}, 0.3, 0.1));
+    EXPECT_TRUE(out.OnAck(7, 5, {}, 8.0));
     EXPECT_TRUE(out.Complete());
     // Acks from unknown receivers change nothing.
-    EXPECT_FALSE(out.OnAck(99, 5, {}, 0.3, 0.1));
+    EXPECT_FALSE(out.OnAck(99, 5, {}, 9.0));
 }
 
 TEST(OutgoingTransfer, MulticastCompletesWhenEveryReceiverHasEverything)
@@ -85,19 +89,19 @@ TEST(OutgoingTransfer, MulticastCompletesWhenEveryReceiverHasEverything)
     while (out.Next(0, seq, retx))
     {
     }
-    out.OnAck(1, 3, {}, 1, 0.1);
+    out.OnAck(1, 3, {}, 1);
     EXPECT_FALSE(out.Complete());
     EXPECT_EQ(out.PendingReceivers(), std::vector<uint32_t>{2});
-    out.OnAck(2, 1, {{1, 2}}, 1, 0.1);
+    out.OnAck(2, 1, {{1, 2}}, 1);
     ASSERT_TRUE(out.Next(1, seq, retx));
     EXPECT_EQ(seq, 1u);
-    out.OnAck(2, 3, {}, 2, 0.1);
+    out.OnAck(2, 3, {}, 2);
     EXPECT_TRUE(out.Complete());
 }
 
 TEST(Transfer, LossyChannelDeliversEverySegmentExactlyOnce)
 {
-    // Sender and receiver exchange packets over a channel that drops 20% of everything,
+    // Sender and receiver exchange packets over a FIFO channel that drops 20% of everything,
     // including acks; periodic acks and a tail poll must still complete the transfer.
     std::mt19937 rng(42);
     std::bernoulli_distribution drop(0.2);
@@ -115,6 +119,7 @@ TEST(Transfer, LossyChannelDeliversEverySegmentExactlyOnce)
         int sinceAck = 0;
         while (out.Next(now, seq, retx))
         {
+            double sent = now;
             now += 0.001;
             if (!drop(rng) && in.Add(seq))
             {
@@ -122,14 +127,14 @@ TEST(Transfer, LossyChannelDeliversEverySegmentExactlyOnce)
             }
             if (++sinceAck == 16 && !drop(rng))
             {
-                out.OnAck(0, in.Cumulative(), in.Missing(in.Highest(), 64), now, 0.01);
+                out.OnAck(0, in.Cumulative(), in.Missing(in.Highest(), 64), sent);
                 sinceAck = 0;
             }
         }
-        now += 0.05; // poll after a timeout
+        now += 0.05; // poll after a timeout: everything sent before it is either in or lost
         if (!drop(rng))
         {
-            out.OnAck(0, in.Cumulative(), in.Missing(n, 64), now, 0.01);
+            out.OnAck(0, in.Cumulative(), in.Missing(n, 64), now);
         }
     }
     EXPECT_TRUE(out.Complete());
