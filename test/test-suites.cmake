@@ -3,6 +3,7 @@ set(IN_NS3_SUITES
     intelligent-network-exchange
     intelligent-network-routers
     intelligent-network-faults
+    intelligent-network-fluid
 )
 foreach(suite ${IN_NS3_SUITES})
   add_test(NAME ns3-suite/${suite}
