@@ -318,6 +318,22 @@ ScenarioHelper::FailFpga(const std::string& device, Time at)
 }
 
 void
+ScenarioHelper::SetLearner(const std::string& city, std::shared_ptr<IslandLearner> learner)
+{
+    if (m_built)
+    {
+        throw std::invalid_argument("SetLearner: call before Build()");
+    }
+    m_learners[city] = learner;
+}
+
+void
+ScenarioHelper::SetRoundObserver(std::function<void(uint32_t, double)> observer)
+{
+    m_roundObserver = observer;
+}
+
+void
 ScenarioHelper::SetIslandAttribute(const std::string& city,
                                    const std::string& name,
                                    const AttributeValue& value)
@@ -356,6 +372,15 @@ ScenarioHelper::Build()
         m_islandIds.push_back(m_graph->IslandNode(city));
     }
     std::sort(m_islandIds.begin(), m_islandIds.end());
+    for (const auto& [city, learner] : m_learners)
+    {
+        const auto& cities = m_schedule.Cities();
+        if (std::find(cities.begin(), cities.end(), city) == cities.end() || !learner)
+        {
+            throw std::invalid_argument("SetLearner: '" + city +
+                                        "' is not an island of the schedule (or no learner)");
+        }
+    }
     for (uint32_t a : m_islandIds)
     {
         for (uint32_t b : m_islandIds)
@@ -455,6 +480,11 @@ ScenarioHelper::Build()
         {
             app->SetRoundGate(MakeCallback(&ScenarioHelper::OnRoundGate, this));
         }
+        auto learner = m_learners.find(m_graph->Nodes()[id].name);
+        if (learner != m_learners.end())
+        {
+            app->SetLearner(learner->second);
+        }
         ConnectTraces(app, id);
         app->SetStartTime(Seconds(0));
         m_apps.Add(app);
@@ -482,6 +512,10 @@ ScenarioHelper::ConnectTraces(Ptr<TrainingIsland> app, uint32_t island)
         "RoundFinished",
         Callback<void, uint32_t, Time, Time>([this, island](uint32_t round, Time, Time end) {
             m_stats[{island, round}].end = end.GetSeconds();
+            if (++m_finishCount[round] == m_islandIds.size() && m_roundObserver)
+            {
+                m_roundObserver(round, end.GetSeconds());
+            }
         }));
     app->TraceConnectWithoutContext(
         "SegmentSent",

@@ -21,6 +21,7 @@
 #include "ns3/topology.h"
 #include "ns3/traffic-planner.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -73,6 +74,11 @@ class ScenarioHelper
     void FailLink(const std::string& a, const std::string& b, Time at, Time detection);
     /// The FPGA on \p device fails at \p at (aggregation mode; after Build()).
     void FailFpga(const std::string& device, Time at);
+    /// Island \p city trains \p learner (real values through the exchange); before Build().
+    void SetLearner(const std::string& city, std::shared_ptr<IslandLearner> learner);
+    /// Called with (round, time) when the last island finished a round (after every island's
+    /// synchronisation of that round, before the next one starts when rounds are barriers).
+    void SetRoundObserver(std::function<void(uint32_t, double)> observer);
     /// Number of rounds to simulate (the schedule's period repeats).
     void SetRounds(uint32_t rounds);
     /// MTU of every link (default 9000).
@@ -182,6 +188,9 @@ class ScenarioHelper
     std::map<uint32_t, Ptr<FpgaAggregator>> m_aggregators;
 
     std::map<uint32_t, uint32_t> m_gateCount; ///< round -> islands that finished it
+    std::map<uint32_t, uint32_t> m_finishCount; ///< round -> islands that finished it (all modes)
+    std::map<std::string, std::shared_ptr<IslandLearner>> m_learners;
+    std::function<void(uint32_t, double)> m_roundObserver;
     uint32_t m_finishedIslands = 0;
     double m_lastFinish = 0;
     std::map<IslandRoundKey, IslandRoundStats> m_stats;

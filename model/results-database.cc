@@ -103,6 +103,16 @@ CREATE TABLE IF NOT EXISTS fpgas(
   busy_s REAL NOT NULL,
   utilization REAL NOT NULL,
   PRIMARY KEY(run_id, device));
+CREATE TABLE IF NOT EXISTS training(
+  run_id INTEGER NOT NULL REFERENCES runs(run_id),
+  round INTEGER NOT NULL,
+  island TEXT NOT NULL,
+  time_s REAL NOT NULL,
+  local_loss REAL,
+  global_loss REAL,
+  mean_global_loss REAL,
+  consensus_distance REAL,
+  PRIMARY KEY(run_id, round, island));
 )SQL";
 }
 
@@ -385,6 +395,16 @@ ResultsDatabase::InsertFpga(int64_t runId, const FpgaRecord& r)
            {"run_id", "device", "contributions", "results", "busy_s", "utilization"},
            {runId, r.device, static_cast<int64_t>(r.contributions),
             static_cast<int64_t>(r.results), r.busyS, r.utilization});
+}
+
+void
+ResultsDatabase::InsertTraining(int64_t runId, const TrainingRecord& r)
+{
+    Insert("training",
+           {"run_id", "round", "island", "time_s", "local_loss", "global_loss", "mean_global_loss",
+            "consensus_distance"},
+           {runId, static_cast<int64_t>(r.round), r.island, r.timeS, r.localLoss, r.globalLoss,
+            r.meanGlobalLoss, r.consensusDistance});
 }
 
 bool

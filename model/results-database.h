@@ -102,6 +102,18 @@ struct FpgaRecord
     double utilization; ///< busyS / simulated duration.
 };
 
+/// One island at the end of one round of a training run (table `training`).
+struct TrainingRecord
+{
+    uint32_t round;
+    std::string island;
+    double timeS;             ///< Simulated time the round ended (all islands synchronised).
+    double localLoss;         ///< Loss on the island's own shard after its local steps.
+    double globalLoss;        ///< Held-out loss of the island's vector after synchronisation.
+    double meanGlobalLoss;    ///< Held-out loss of the mean of all islands' vectors.
+    double consensusDistance; ///< Mean over islands of ||x_i - mean||.
+};
+
 /**
  * \ingroup intelligent-network
  * \brief The SQLite results database (SQLite C API). Pure C++.
@@ -153,6 +165,7 @@ class ResultsDatabase
     void InsertLink(int64_t runId, const LinkRecord& r);
     void InsertAggregation(int64_t runId, const AggregationRecord& r);
     void InsertFpga(int64_t runId, const FpgaRecord& r);
+    void InsertTraining(int64_t runId, const TrainingRecord& r);
 
     /// True if a run with this key is already recorded as complete.
     bool HasCompleteRun(const std::string& runKey);

@@ -54,6 +54,10 @@ ScenarioResult::Write(ResultsDatabase& db, const RunRecord& run) const
         {
             db.InsertFpga(id, f);
         }
+        for (const auto& t : training)
+        {
+            db.InsertTraining(id, t);
+        }
         db.Commit();
         return id;
     }

@@ -29,6 +29,7 @@ struct ScenarioResult
     std::vector<LinkRecord> links;
     std::vector<AggregationRecord> aggregation;
     std::vector<FpgaRecord> fpgas;
+    std::vector<TrainingRecord> training; ///< Filled by training programs (round observers).
 
     /// Duration of round \p round: latest member end minus earliest member start.
     double RoundDuration(uint32_t round) const;

@@ -4,6 +4,7 @@ set(IN_NS3_SUITES
     intelligent-network-routers
     intelligent-network-faults
     intelligent-network-fluid
+    intelligent-network-training
 )
 foreach(suite ${IN_NS3_SUITES})
   add_test(NAME ns3-suite/${suite}
