@@ -10,3 +10,12 @@ foreach(mode unicast multicast aggregation)
 endforeach()
 set_tests_properties(cli/bad-input cli/nine-city-unicast cli/nine-city-multicast
                      cli/nine-city-aggregation PROPERTIES LABELS cli TIMEOUT 600)
+# The optimizer's schedule drives the ns-3 scenario, in every mode.
+if(TARGET optimize-schedule)
+  foreach(mode unicast multicast aggregation)
+    add_test(NAME cli/optimize-then-simulate-${mode}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/optimize-then-simulate.sh
+                     $<TARGET_FILE:optimize-schedule> $<TARGET_FILE:nine-city-training> ${mode})
+    set_tests_properties(cli/optimize-then-simulate-${mode} PROPERTIES LABELS cli TIMEOUT 600)
+  endforeach()
+endif()
