@@ -174,7 +174,7 @@ main(int argc, char* argv[])
           << "the baselines. Compute: " << Fixed(computeTime, 2)
           << " s per round (one local step), no overlap; segments of 8192 payload bytes; FPGA "
           << "defaults (100 Gbps, 32768 slots of 8192 bytes per clique). Cells give the "
-          << "fluid-model seconds to reach consensus error 1e-3 from the fixed random start, and "
+          << "fluid-model seconds to reach consensus error 1e-3 (worst case over start vectors: ||W_k..W_1 - J||_2 <= 1e-3), and "
           << "the rate -ln||W_T..W_1 - J||/T in parentheses when the period does not average "
           << "exactly (an exact period has an unbounded rate and is ranked by seconds). Baselines "
           << "use the nearest-neighbour order " <<
