@@ -19,3 +19,10 @@ if(TARGET optimize-schedule)
     set_tests_properties(cli/optimize-then-simulate-${mode} PROPERTIES LABELS cli TIMEOUT 600)
   endforeach()
 endif()
+# Impossible input to the optimizer CLI is rejected clearly.
+if(TARGET optimize-schedule)
+  add_test(NAME cli/optimize-bad-input
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/optimize-errors.sh
+                   $<TARGET_FILE:optimize-schedule> ${CMAKE_CURRENT_SOURCE_DIR}/data)
+  set_tests_properties(cli/optimize-bad-input PROPERTIES LABELS cli TIMEOUT 300)
+endif()
