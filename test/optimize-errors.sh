@@ -38,7 +38,7 @@ expect_error too-many-islands "ZZZ" --islands=AMS,FRA,ZZZ
 expect_error zero-bandwidth "linkRate" --linkRate=0
 expect_error negative-bandwidth "linkRate" --linkRate=-1e9
 expect_error bad-mode "mode" --mode=anycast
-expect_error duplicate-island "AMS" --islands=AMS,FRA,AMS
+expect_error duplicate-island "twice" --islands=AMS,FRA,AMS
 if [ "$failures" -ne 0 ]; then
   echo "$failures case(s) failed"
   exit 1
