@@ -3,6 +3,7 @@
  */
 #include "fpga-aggregator.h"
 
+#include "network-capabilities.h"
 #include "wire-format.h"
 
 #include "ns3/inet-socket-address.h"
@@ -47,22 +48,23 @@ FpgaAggregator::GetTypeId()
                           MakeUintegerChecker<uint32_t>(0x8000, 0xFFFE))
             .AddAttribute("Throughput",
                           "Rate at which the FPGA processes contributions (their wire bits).",
-                          DataRateValue(DataRate("100Gbps")),
+                          DataRateValue(DataRate(static_cast<uint64_t>(
+                              NetworkCapabilities().fpgaThroughputBps))),
                           MakeDataRateAccessor(&FpgaAggregator::m_throughput),
                           MakeDataRateChecker())
             .AddAttribute("PipelineLatency",
                           "Delay from a segment's last contribution processed to its sum sent.",
-                          TimeValue(MicroSeconds(2)),
+                          TimeValue(Seconds(NetworkCapabilities().fpgaLatencyS)),
                           MakeTimeAccessor(&FpgaAggregator::m_latency),
                           MakeTimeChecker(Seconds(0)))
             .AddAttribute("Slots",
                           "Slots in the pool of each clique.",
-                          UintegerValue(32768),
+                          UintegerValue(NetworkCapabilities().aggregationSlots),
                           MakeUintegerAccessor(&FpgaAggregator::m_slots),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("Timeout",
                           "Straggler timeout of a slot waiting for missing contributions.",
-                          TimeValue(MilliSeconds(500)),
+                          TimeValue(Seconds(NetworkCapabilities().aggregationTimeoutS)),
                           MakeTimeAccessor(&FpgaAggregator::m_timeout),
                           MakeTimeChecker(MicroSeconds(1)))
             .AddTraceSource("SlotCompleted",

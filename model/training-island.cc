@@ -74,7 +74,7 @@ TrainingIsland::GetTypeId()
             .AddAttribute("AggregationSlots",
                           "Aggregation: slots of the FPGA pool, i.e. contributions a member "
                           "may have outstanding.",
-                          UintegerValue(32768),
+                          UintegerValue(NetworkCapabilities().aggregationSlots),
                           MakeUintegerAccessor(&TrainingIsland::m_aggregationSlots),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("SendRate",
@@ -106,7 +106,7 @@ TrainingIsland::GetTypeId()
             .AddAttribute("AggregatorTimeout",
                           "Aggregation: no new sum for this long while contributions are "
                           "outstanding means the FPGA failed; fall back to multicast.",
-                          TimeValue(MilliSeconds(500)),
+                          TimeValue(Seconds(NetworkCapabilities().aggregationTimeoutS)),
                           MakeTimeAccessor(&TrainingIsland::m_aggregatorTimeout),
                           MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("CheckValues",
