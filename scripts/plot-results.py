@@ -316,18 +316,24 @@ def plot_loss(con, out, fmt):
     if not tables:
         return skip(name, "no loss table in the database (a table with run_id, a *loss* column "
                     "and a time column; the training proxy adds one)")
-    table, loss_col, time_col = tables[0]
     run_info = {r[0]: r[1:] for r in con.execute(
         "SELECT run_id, mode, schedule, run_number FROM runs")}
-    rows = con.execute("SELECT run_id, \"%s\", AVG(\"%s\") FROM \"%s\" WHERE \"%s\" IS NOT NULL "
-                       "GROUP BY run_id, \"%s\" ORDER BY run_id, \"%s\"" %
-                       (time_col, loss_col, table, loss_col, time_col, time_col)).fetchall()
-    curves = collections.defaultdict(list)
-    for run_id, t, loss in rows:
-        if t is not None and loss is not None:
-            curves[run_id].append((t, loss))
-    if not curves:
-        return skip(name, "table %s has no rows" % table)
+    # The first loss table with rows: an empty one (the results schema always creates the
+    # training table) must not hide another table's curves.
+    for table, loss_col, time_col in tables:
+        rows = con.execute("SELECT run_id, \"%s\", AVG(\"%s\") FROM \"%s\" WHERE \"%s\" IS NOT "
+                           "NULL GROUP BY run_id, \"%s\" ORDER BY run_id, \"%s\"" %
+                           (time_col, loss_col, table, loss_col, time_col, time_col)).fetchall()
+        curves = collections.defaultdict(list)
+        for run_id, t, loss in rows:
+            if t is not None and loss is not None:
+                curves[run_id].append((t, loss))
+        if curves:
+            break
+    else:
+        return skip(name, "table%s %s ha%s no rows" % ("s" if len(tables) > 1 else "",
+                                                      ", ".join(t[0] for t in tables),
+                                                      "ve" if len(tables) > 1 else "s"))
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     shown = sorted(curves)[:12]
