@@ -1,0 +1,85 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Shared bits of the benchmark programs in bench/ (not part of the module): CPU time, and the
+// inputs (topology, schedule, graph options) read exactly as examples/nine-city-training.cc
+// reads them, so that a benchmark given the same options builds the same network.
+#ifndef INTELLIGENT_NETWORK_BENCH_UTIL_H
+#define INTELLIGENT_NETWORK_BENCH_UTIL_H
+
+#include "ns3/network-graph.h"
+#include "ns3/schedule.h"
+#include "ns3/topology-reader.h"
+#include "ns3/topology.h"
+
+#include <sys/resource.h>
+
+#include <string>
+
+namespace bench
+{
+
+/// CPU seconds (user + system) used by this process so far.
+inline double
+CpuSeconds()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+/// Peak resident set size of this process, MiB.
+inline double
+PeakRssMiB()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
+}
+
+/// A schedule given by name ("3x3-rotating") is looked up among the shipped ones (as
+/// nine-city-training does).
+inline std::string
+SchedulePath(const std::string& s)
+{
+    if (s.find('/') != std::string::npos || s.find(".json") != std::string::npos)
+    {
+        return s;
+    }
+    return std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/schedules/" + s + ".json";
+}
+
+inline std::string
+DefaultTopology()
+{
+    return std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology";
+}
+
+/// The experiment inputs shared by the benchmark programs (nine-city-training's options).
+struct Inputs
+{
+    std::string topologyPath = DefaultTopology();
+    std::string schedule = "3x3-rotating";
+    double linkRate = 0;
+    double accessRate = 0;
+    double publicRate = 0;
+
+    ns3::Topology topology;
+    ns3::Schedule sched;
+    ns3::NetworkGraphOptions graphOptions;
+
+    /// Read the files as nine-city-training does; throws on bad input.
+    void Load()
+    {
+        topology = ns3::TopologyReader::Read(topologyPath, publicRate > 0 ? publicRate : 1e9);
+        sched = ns3::Schedule::Load(SchedulePath(schedule), topology.CityCodes());
+        graphOptions.privateRateBps = linkRate;
+        graphOptions.accessRateBps = accessRate;
+        graphOptions.publicRateBps = publicRate;
+    }
+};
+
+} // namespace bench
+
+#endif

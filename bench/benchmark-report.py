@@ -1,0 +1,641 @@
+#!/usr/bin/env python3
+"""Turn the results of bench/run-benchmarks.sh into tables (stdout) and doc/benchmarks.rst.
+
+    bench/benchmark-report.py WORKDIR [--rst doc/benchmarks.rst]
+
+WORKDIR holds manifest.tsv (one line per measured process: id, part, program, status, args),
+machine.txt, and per run ID.time (/usr/bin/time -v), ID.out (stdout) and, for
+nine-city-training, ID.db (its SQLite results). Only the standard library is used.
+"""
+
+import argparse
+import math
+import os
+import re
+import sqlite3
+import sys
+
+# Goals of issue 6.
+GOAL_COST_RATIO = 1.5  # ours within 1.5x of raw ns-3 UDP per packet-hop
+GOAL_SPEEDUP = 1000.0  # fluid at least 1000x faster than packet level
+GOAL_DISAGREEMENT = 0.03  # round times within 3%
+GOAL_EFFICIENCY = 0.95  # goodput >= 95% of the bottleneck
+
+# The link-efficiency topology written by run-benchmarks.sh: one 10 ms, 10 Gbps private link
+# between two devices, each island on its device by an access link of NetworkGraphOptions'
+# default latency (10 us).
+LINK_CAPACITY_BPS = 10e9
+LINK_PATH_LATENCY_S = 10e-3 + 2 * 10e-6
+
+
+def read_kv(path):
+    out = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    out[k.strip()] = v.strip()
+    return out
+
+
+def read_time(path):
+    """CPU seconds (user + system), peak RSS (MiB) and wall seconds from /usr/bin/time -v."""
+    t = {"cpu": math.nan, "rss": math.nan, "wall": math.nan}
+    if not os.path.exists(path):
+        return t
+    user = system = 0.0
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("User time"):
+                user = float(line.split(":")[-1])
+            elif line.startswith("System time"):
+                system = float(line.split(":")[-1])
+            elif line.startswith("Maximum resident set size"):
+                t["rss"] = float(line.split(":")[-1]) / 1024.0
+            elif line.startswith("Elapsed (wall clock)"):
+                parts = line.split(": ")[-1].split(":")
+                secs = 0.0
+                for p in parts:
+                    secs = secs * 60 + float(p)
+                t["wall"] = secs
+    t["cpu"] = user + system
+    return t
+
+
+def read_ours(work, rid):
+    """What a nine-city-training run measured: from its results database and summary line."""
+    r = {"ok": False}
+    db = os.path.join(work, rid + ".db")
+    if not os.path.exists(db):
+        return r
+    con = sqlite3.connect(db)
+    status = con.execute("SELECT status FROM runs ORDER BY run_id DESC LIMIT 1").fetchone()
+    r["status"] = status[0] if status else "?"
+    r["hops"] = con.execute("SELECT COALESCE(SUM(packets), 0) FROM links").fetchone()[0]
+    r["data_hops"] = None
+    r["rounds"] = {
+        rnd: (start, end)
+        for rnd, start, end in con.execute(
+            "SELECT round, MIN(start_s), MAX(end_s) FROM rounds GROUP BY round ORDER BY round")
+    }
+    r["islands"] = con.execute(
+        "SELECT island, round, start_s, compute_end_s, end_s FROM island_rounds").fetchall()
+    r["retx"] = con.execute(
+        "SELECT COALESCE(SUM(retransmitted_bytes), 0) FROM rounds").fetchone()[0]
+    con.close()
+    out = open(os.path.join(work, rid + ".out")).read()
+    m = re.search(r"simulated ([0-9.eE+-]+) s in ([0-9.eE+-]+) s wall time, (\d+) events", out)
+    if m:
+        r["sim"] = float(m.group(1))
+        r["events"] = int(m.group(3))
+    r["ok"] = r["status"] in ("complete", "ok", "COMPLETE") or "complete:" in out
+    return r
+
+
+# Rows of the profile table: label, regex on the symbol (largest inclusive share wins).
+PROFILE_ROWS = [
+    ("event loop (all simulated work)", r"^ns3::DefaultSimulatorImpl::ProcessOneEvent$"),
+    ("p2p receive (IPv4 receive, routing, forwarding, delivery)",
+     r"^ns3::PointToPointNetDevice::Receive$"),
+    ("  IPv4 forwarding (Ipv4L3Protocol::IpForward)", r"^ns3::Ipv4L3Protocol::IpForward$"),
+    ("  UDP delivery (UdpL4Protocol::Receive)", r"^ns3::UdpL4Protocol::Receive$"),
+    ("p2p transmit start (PointToPointNetDevice::TransmitStart)",
+     r"^ns3::PointToPointNetDevice::TransmitStart$"),
+    ("UDP/IPv4 send path (UdpSocketImpl::DoSendTo)", r"^ns3::UdpSocketImpl::DoSendTo$"),
+    ("sender event (TrainingIsland::SendNext | raw SendOne)",
+     r"TrainingIsland::SendNext$|RawUdpSender::SendOne$"),
+    ("receiver (TrainingIsland::HandleRead | raw Drain)",
+     r"TrainingIsland::HandleRead$|::Drain$"),
+    ("  acks (TrainingIsland::SendAck)", r"TrainingIsland::SendAck$"),
+    ("FPGA aggregator (FpgaAggregator::HandleRead)", r"FpgaAggregator::HandleRead$"),
+    ("LinkMonitor::OnTx", r"LinkMonitor::OnTx$"),
+    ("  Packet::Copy (anywhere)", r"^ns3::Packet::Copy$"),
+    ("RateController (any)", r"RateController::"),
+    ("ScenarioHelper trace sinks", r"ScenarioHelper::ConnectTraces"),
+    ("malloc (self + callees)", r"^malloc$"),
+]
+
+
+def read_perf_children(path):
+    """(symbol, inclusive %) from perf report --children --sort symbol -g none."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s*([0-9.]+)%\s+([0-9.]+)%\s+\[[.k]\]\s+(.*?)(?:\s+-\s+-)?\s*$",
+                         line)
+            if m:
+                sym = re.sub(r"\s+\(inlined\)$", "", m.group(3)).strip()
+                out.append((sym, float(m.group(1))))
+    return out
+
+
+def read_perf_dso(path):
+    """{library: self %} from perf report --no-children --sort dso -g none."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s*([0-9.]+)%\s+(\S+)", line)
+            if m:
+                out[m.group(2)] = out.get(m.group(2), 0) + float(m.group(1))
+    return out
+
+
+def slope(xs, ys):
+    """Least-squares slope of log(y) against log(x)."""
+    pts = [(math.log(x), math.log(y)) for x, y in zip(xs, ys) if x > 0 and y > 0]
+    if len(pts) < 2:
+        return math.nan
+    mx = sum(p[0] for p in pts) / len(pts)
+    my = sum(p[1] for p in pts) / len(pts)
+    sxx = sum((p[0] - mx) ** 2 for p in pts)
+    sxy = sum((p[0] - mx) * (p[1] - my) for p in pts)
+    return sxy / sxx if sxx > 0 else math.nan
+
+
+def fmt(x, digits=2):
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    if isinstance(x, int):
+        return f"{x:,}".replace(",", " ")
+    return f"{x:.{digits}f}"
+
+
+def yesno(ok):
+    return "yes" if ok else "NO"
+
+
+def table(headers, rows):
+    """A reStructuredText simple table (also readable as plain text)."""
+    cells = [[str(c) for c in headers]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    rule = "  ".join("=" * w for w in widths)
+    lines = [rule, "  ".join(c.ljust(w) for c, w in zip(cells[0], widths)).rstrip(), rule]
+    for r in cells[1:]:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    lines.append(rule)
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("work")
+    ap.add_argument("--rst", help="write the reStructuredText report here")
+    args = ap.parse_args()
+    work = args.work
+
+    runs = {}
+    with open(os.path.join(work, "manifest.tsv")) as f:
+        for line in f:
+            rid, part, prog, status, cmdline = line.rstrip("\n").split("\t", 4)
+            runs[rid] = {"part": part, "prog": prog, "status": status, "args": cmdline,
+                         "time": read_time(os.path.join(work, rid + ".time"))}
+    machine = read_kv(os.path.join(work, "machine.txt"))
+
+    def cpu(rid):
+        return runs[rid]["time"]["cpu"] if rid in runs else math.nan
+
+    def rss(rid):
+        return runs[rid]["time"]["rss"] if rid in runs else math.nan
+
+    def reps(prefix):
+        """Ids of the repetitions PREFIX-r1, PREFIX-r2, ... (or PREFIX itself)."""
+        ids = sorted((rid for rid in runs if re.fullmatch(re.escape(prefix) + r"-r\d+", rid)),
+                     key=lambda rid: int(rid.rsplit("-r", 1)[1]))
+        return ids or ([prefix] if prefix in runs else [])
+
+    def min_cpu(ids):
+        vals = [cpu(rid) for rid in ids if runs[rid]["status"] == "ok"]
+        return min(vals) if vals else math.nan
+
+    def arg(rid, name, default=None):
+        """Value of --name=value among the run's arguments."""
+        m = re.search(r"--" + name + r"=(\S+)", runs[rid]["args"]) if rid in runs else None
+        return m.group(1) if m else default
+
+    def size_label(rid):
+        nbytes = float(arg(rid, "modelBytes", "100e6"))
+        seg = int(arg(rid, "segmentSize", "8192"))
+        model = f"{nbytes / 1e9:g} GB" if nbytes >= 1e9 else f"{nbytes / 1e6:g} MB"
+        return f"{model} / {seg} B"
+
+    sections = []  # (title, intro, table text, notes)
+    goals = []  # (goal, measured, met)
+
+    # ---- 1. Packet-level cost -------------------------------------------------------------
+    rows = []
+    ratios = []
+    for sched in ("3x3-rotating", "all-in-one"):
+        for mode in ("unicast", "multicast", "aggregation"):
+            o_ids = reps(f"cost-ours-{sched}-{mode}")
+            r_ids = reps(f"cost-raw-{sched}-{mode}")
+            if not o_ids or not r_ids:
+                continue
+            ours = read_ours(work, o_ids[0])
+            raw = read_kv(os.path.join(work, r_ids[0] + ".out"))
+            o_hops = ours.get("hops", 0)
+            r_hops = int(raw.get("raw.packet_hops", 0))
+            o_cpu, r_cpu = min_cpu(o_ids), min_cpu(r_ids)
+            o_per = o_cpu / (o_hops / 1e6) if o_hops else math.nan
+            r_per = r_cpu / (r_hops / 1e6) if r_hops else math.nan
+            ratio = o_per / r_per if r_per else math.nan
+            ratios.append(ratio)
+            # Ratio of each repetition's pair (ours and raw measured one after the other).
+            pair = [(cpu(o) / o_hops) / (cpu(r) / r_hops) for o, r in zip(o_ids, r_ids)
+                    if o_hops and r_hops]
+            spread = f"{fmt(min(pair))}..{fmt(max(pair))}" if pair else "n/a"
+            o_ev = ours.get("events", 0) / o_hops if o_hops else math.nan
+            r_ev = int(raw.get("raw.events", 0)) / r_hops if r_hops else math.nan
+            rows.append([sched, mode, fmt(o_hops), fmt(o_cpu), fmt(o_per), fmt(o_ev),
+                         fmt(r_hops), fmt(r_cpu), fmt(r_per), fmt(r_ev), fmt(ratio), spread,
+                         yesno(ratio <= GOAL_COST_RATIO)])
+    notes = []
+    mon_ids = reps("cost-rawmon-3x3-rotating-unicast")
+    base_ids = reps("cost-raw-3x3-rotating-unicast")
+    if mon_ids and base_ids:
+        hops = int(read_kv(os.path.join(work, mon_ids[0] + ".out")).get("raw.packet_hops", 0))
+        bhops = int(read_kv(os.path.join(work, base_ids[0] + ".out")).get("raw.packet_hops", 0))
+        if hops and bhops:
+            per_mon = min_cpu(mon_ids) / (hops / 1e6)
+            per_raw = min_cpu(base_ids) / (bhops / 1e6)
+            notes.append(
+                f"The module's LinkMonitor alone (installed on the raw run, 3x3-rotating "
+                f"unicast) costs {fmt(per_mon)} instead of {fmt(per_raw)} CPU s per million "
+                f"packet-hops (x{fmt(per_mon / per_raw)}); it copies every transmitted packet "
+                f"and deserialises four headers to count model bytes.")
+    n_reps = max((len(reps(f"cost-ours-{s_}-{m}")) for s_ in ("3x3-rotating", "all-in-one")
+                  for m in ("unicast", "multicast", "aggregation")), default=0)
+    sections.append((
+        "Packet-level cost: ours versus raw ns-3 UDP",
+        "nine-city-training (TrainingIsland with acks and retransmission state, RateController, "
+        "multicast routes or FPGA aggregators, LinkMonitor, results database) against "
+        "bench-raw-udp: the same streams, datagram sizes, paths and max-min rates on the same "
+        "WanNetwork with minimal UDP senders and draining sinks. Model "
+        f"{size_label((reps('cost-ours-3x3-rotating-unicast') or ['?'])[0])} segments "
+        "(MTU 9000), 3x3-rotating "
+        "over its two rounds, all-in-one one round. Packet-hops are packets "
+        "summed over every link direction (ours includes its acks). CPU is the whole process "
+        "(user + system, set-up included), the minimum of "
+        f"{n_reps} interleaved repetitions; 'ratio' = ours / raw CPU per packet-hop from "
+        "those minima, 'per-rep' = the range of the ratios of each repetition's pair, which "
+        "shows how noisy this shared machine is.",
+        table(["schedule", "mode", "ours hops", "ours CPU s", "ours s/M hops", "ours ev/hop",
+               "raw hops", "raw CPU s", "raw s/M hops", "raw ev/hop", "ratio", "per-rep",
+               "<= 1.5x"], rows),
+        notes))
+    if ratios:
+        goals.append(("packet-level cost within 1.5x of raw ns-3 UDP",
+                      f"ratio {fmt(min(ratios))} .. {fmt(max(ratios))}",
+                      all(r <= GOAL_COST_RATIO for r in ratios)))
+
+    # ---- 2a. Scaling with model bytes -----------------------------------------------------
+    rows = []
+    series = {}
+    for rid, info in runs.items():
+        if info["part"] != "bytes":
+            continue
+        nbytes, seg = float(arg(rid, "modelBytes")), int(arg(rid, "segmentSize"))
+        ours = read_ours(work, rid)
+        hops = ours.get("hops", 0)
+        series.setdefault(seg, []).append((nbytes, cpu(rid), rss(rid), hops))
+        rows.append([nbytes, seg, fmt(hops), fmt(ours.get("events", 0)),
+                     fmt(cpu(rid)), fmt(rss(rid), 1),
+                     fmt(cpu(rid) / (hops / 1e6) if hops else math.nan),
+                     fmt(ours.get("sim", math.nan), 3)])
+    rows.sort(key=lambda r: (r[1], r[0]))
+    for r in rows:
+        r[0] = f"{r[0] / 1e9:g} GB" if r[0] >= 1e9 else f"{r[0] / 1e6:g} MB"
+    notes = []
+    for seg, pts in sorted(series.items()):
+        pts.sort()
+        if len(pts) >= 2:
+            xs = [p[0] for p in pts]
+            notes.append(
+                f"Segments of {seg} B, {pts[0][0] / 1e6:g} MB .. {pts[-1][0] / 1e6:g} MB: CPU "
+                f"grows as bytes^{fmt(slope(xs, [p[1] for p in pts]))}, peak RSS as "
+                f"bytes^{fmt(slope(xs, [p[2] for p in pts]))}, packet-hops as "
+                f"bytes^{fmt(slope(xs, [p[3] for p in pts]))}.")
+    same = {}
+    for seg, pts in series.items():
+        for p in pts:
+            same.setdefault(p[0], {})[seg] = p[1]
+    for nbytes, by_seg in sorted(same.items()):
+        if 8192 in by_seg and 65479 in by_seg:
+            notes.append(f"{nbytes / 1e6:g} MB: 8 KB segments cost "
+                         f"{fmt(by_seg[8192] / by_seg[65479], 1)}x the CPU of 64 KB segments.")
+    sections.append((
+        "Scaling with model bytes",
+        "nine-city-training, nine-city topology, one clique AMS+FRA+LON (the Europe clique "
+        "of 3x3-rotating), unicast, one round, compute 50 ms; 8 KB segments at MTU 9000 and "
+        "65479-byte segments at MTU 65535 (the largest: IP packet 65535 bytes).",
+        table(["model", "segment B", "packet-hops", "events", "CPU s", "peak RSS MiB",
+               "s/M hops", "sim s"], rows),
+        notes))
+
+    # ---- 2b. Scaling with island count ----------------------------------------------------
+    rows = []
+    pts = []
+    for n in (9, 16, 32):
+        ids = reps(f"islands-{n}")
+        if not ids:
+            continue
+        ours = read_ours(work, ids[0])
+        hops = ours.get("hops", 0)
+        c = min_cpu(ids)
+        r = max(rss(rid) for rid in ids)
+        pts.append((n, c, r, hops))
+        rows.append([n, fmt(hops), fmt(ours.get("events", 0)), fmt(c), fmt(r, 1),
+                     fmt(c / (hops / 1e6) if hops else math.nan),
+                     fmt(ours.get("sim", math.nan), 3)])
+    notes = []
+    if len(pts) >= 2:
+        xs = [p[0] for p in pts]
+        notes.append(
+            f"Growth with island count n (least squares over n = "
+            f"{', '.join(str(x) for x in xs)}): CPU ~ n^{fmt(slope(xs, [p[1] for p in pts]))}, "
+            f"packet-hops ~ n^{fmt(slope(xs, [p[3] for p in pts]))}, peak RSS ~ "
+            f"n^{fmt(slope(xs, [p[2] for p in pts]))}. Grid cliques grow with n "
+            f"(3, 4 and 4/8 members), so the traffic itself grows faster than n.")
+        per = [p[1] / (p[3] / 1e6) for p in pts if p[3]]
+        if len(per) == len(pts):
+            notes.append(
+                f"CPU per packet-hop grows too: {fmt(per[0])} -> {fmt(per[-1])} s per million "
+                f"(~ n^{fmt(slope(xs, per))}): per packet, ns-3's static routing scans every "
+                f"route (one host route per island on every node) and the receiving node scans "
+                f"its interfaces (an island has one public-path interface per other island), "
+                f"and the event queue holds more packets in flight.")
+    sections.append((
+        "Scaling with island count",
+        "nine-city-training on the nine-city topology and on SyntheticTopology 16 and 32 "
+        "(seed 1, written by bench-inputs; CPU: minimum of the repetitions), grid baseline "
+        "schedule (BaselineSchedules::Grid "
+        "in nearest-neighbour order: rows then columns), unicast, two rounds (one period), "
+        f"{size_label((reps('islands-9') or ['?'])[0])} segments (MTU 65535).",
+        table(["islands", "packet-hops", "events", "CPU s", "peak RSS MiB", "s/M hops",
+               "sim s"], rows),
+        notes))
+
+    # ---- 3. Fluid versus packet -----------------------------------------------------------
+    rows = []
+    speedups = []
+    disagreements = []
+    comm_disagreements = []
+
+    fluid_costs = []  # (fluid s per evaluation, packet CPU s per packet-hop, nine-city?)
+
+    def compare(label_cols, ours_prefix, fluid_id):
+        ids = reps(ours_prefix)
+        if not ids or fluid_id not in runs:
+            return
+        ours = read_ours(work, ids[0])
+        packet_cpu = min_cpu(ids)
+        fluid = read_kv(os.path.join(work, fluid_id + ".out"))
+        per_eval = float(fluid.get("fluid.cpu_per_eval_s", "nan"))
+        if ours.get("hops"):
+            fluid_costs.append((per_eval, packet_cpu / ours["hops"],
+                                arg(ids[0], "topology") is None))
+        speed = packet_cpu / per_eval if per_eval > 0 else math.nan
+        compute = {}
+        for island, rnd, start, cend, end in ours.get("islands", []):
+            compute[rnd] = max(compute.get(rnd, 0.0), cend - start)
+        worst = worst_comm = 0.0
+        times = []
+        for rnd, (start, end) in sorted(ours.get("rounds", {}).items()):
+            packet = end - start
+            f_round = float(fluid.get(f"fluid.round_s.{rnd}", "nan"))
+            f_comm = float(fluid.get(f"fluid.comm_s.{rnd}", "nan"))
+            d = abs(packet - f_round) / packet
+            p_comm = packet - compute.get(rnd, 0.0)
+            dc = abs(p_comm - f_comm) / p_comm if p_comm > 0 else math.nan
+            worst = max(worst, d)
+            worst_comm = max(worst_comm, dc)
+            times.append(f"{packet:.4f}/{f_round:.4f}")
+        speedups.append(speed)
+        disagreements.append(worst)
+        comm_disagreements.append(worst_comm)
+        rows.append(label_cols + [fmt(packet_cpu), fmt(per_eval * 1e3, 3), fmt(speed, 0),
+                                  " ".join(times), fmt(100 * worst), fmt(100 * worst_comm),
+                                  yesno(speed >= GOAL_SPEEDUP and worst <= GOAL_DISAGREEMENT)])
+
+    for sched in ("3x3-rotating", "all-in-one"):
+        for mode in ("unicast", "multicast", "aggregation"):
+            ids = reps(f"cost-ours-{sched}-{mode}")
+            if ids:
+                compare([sched, mode, size_label(ids[0])], f"cost-ours-{sched}-{mode}",
+                        f"fluid-{sched}-{mode}")
+    byte_runs = [rid for rid, info in runs.items() if info["part"] == "bytes"]
+    byte_runs.sort(key=lambda rid: (int(arg(rid, "segmentSize")), float(arg(rid, "modelBytes"))))
+    for rid in byte_runs:
+        compare(["AMS+FRA+LON", "unicast", size_label(rid)], rid, "fluid-" + rid)
+    for n in (9, 16, 32):
+        ids = reps(f"islands-{n}")
+        if ids:
+            compare([f"grid-{n}", "unicast", size_label(ids[0])], f"islands-{n}",
+                    f"fluid-islands-{n}")
+    sections.append((
+        "Fluid versus packet level",
+        "CostModel (bench-fluid: graph + CostModel construction + Run, fresh cache each time; "
+        "CPU per evaluation) against the packet runs above with the same topology, schedule, "
+        "mode, model bytes, segment size, compute time (50 ms), barrier rounds and rate "
+        "control. Round time = latest member end - round start (packet: results database; "
+        "fluid: RoundCost::roundS = compute + communication). 'comm' compares the "
+        "communication phase alone (round - compute), a stricter view. Times are given as "
+        "packet/fluid seconds per round.",
+        table(["schedule", "mode", "model / segment", "packet CPU s", "fluid CPU ms",
+               "speed-up", "round s packet/fluid", "max diff %", "max comm diff %", "goals"],
+              rows),
+        []))
+    if speedups:
+        goals.append(("fluid >= 1000x faster than packet level",
+                      f"{fmt(min(speedups), 0)}x .. {fmt(max(speedups), 0)}x",
+                      all(s >= GOAL_SPEEDUP for s in speedups)))
+        goals.append(("fluid round times within 3% of packet level",
+                      f"max {fmt(100 * max(disagreements))}% (communication phase alone: max "
+                      f"{fmt(100 * max(comm_disagreements))}%)",
+                      all(d <= GOAL_DISAGREEMENT for d in disagreements)))
+
+    # ---- 4. Link efficiency ---------------------------------------------------------------
+    rows = []
+    effs = []
+    for seg in (8192, 65479):
+        rid = f"link-{seg}"
+        if rid not in runs:
+            continue
+        ours = read_ours(work, rid)
+        nbytes = float(arg(rid, "modelBytes"))
+        worst = None
+        for island, rnd, start, cend, end in ours.get("islands", []):
+            transfer = end - cend - LINK_PATH_LATENCY_S
+            if worst is None or transfer > worst[0]:
+                worst = (transfer, end - start, cend - start)
+        if worst is None:
+            continue
+        goodput = nbytes * 8 / worst[0]
+        eff = goodput / LINK_CAPACITY_BPS
+        ideal = seg / (seg + 58.0)
+        effs.append(eff)
+        rows.append([seg, f"{nbytes / 1e9:g} GB", fmt(worst[1], 4), fmt(worst[2], 3),
+                     fmt(LINK_PATH_LATENCY_S * 1e3, 2), fmt(goodput / 1e9, 3),
+                     fmt(100 * eff), fmt(100 * ideal), fmt(ours.get("retx", 0)),
+                     yesno(eff >= GOAL_EFFICIENCY)])
+    sections.append((
+        "Link efficiency",
+        "Two cities joined by one private 10 Gbps, 10 ms link (10 Gbps access links, no "
+        "public path), schedule: one clique of the two, unicast, one round, so one transfer "
+        "of the model in each direction (full duplex; the acks share the reverse direction). "
+        "Goodput = model bytes / (island's round end - compute end - path latency); "
+        "efficiency = goodput / 10 Gbps, for the slower island. 'header bound' is the best "
+        "possible with 58 header bytes per segment (island 28, UDP 8, IPv4 20, PPP 2).",
+        table(["segment B", "model", "round s", "compute s", "latency ms", "goodput Gbps",
+               "efficiency %", "header bound %", "retx bytes", ">= 95%"], rows),
+        []))
+    if effs:
+        goals.append(("link goodput >= 95% of the bottleneck",
+                      f"{fmt(100 * min(effs))}% .. {fmt(100 * max(effs))}%",
+                      all(e >= GOAL_EFFICIENCY for e in effs)))
+
+    # ---- Profile (optional) ---------------------------------------------------------------
+    profiles = [p for p in ("profile-ours-unicast", "profile-ours-aggregation",
+                            "profile-raw-unicast")
+                if os.path.exists(os.path.join(work, p + ".children.txt"))]
+    if profiles:
+        children = {p: read_perf_children(os.path.join(work, p + ".children.txt"))
+                    for p in profiles}
+        dsos = {p: read_perf_dso(os.path.join(work, p + ".dso.txt")) for p in profiles}
+        rows = []
+        for label, pattern in PROFILE_ROWS:
+            cols = []
+            for p in profiles:
+                share = max((c for sym, c in children[p] if re.search(pattern, sym)),
+                            default=None)
+                cols.append(fmt(share, 1) if share is not None else "-")
+            rows.append([label] + cols)
+        sections.append((
+            "Where the time goes (perf)",
+            "perf record --call-graph dwarf on small runs (3x3-rotating, two rounds, "
+            "4 MB): inclusive share of samples of a few functions (callees included; "
+            "rows overlap). '-': not in the profile.",
+            table(["function (inclusive %)"] + [p.replace("profile-", "") for p in profiles],
+                  rows),
+            []))
+        names = sorted({d for p in profiles for d in dsos[p]},
+                       key=lambda d: -max(dsos[p].get(d, 0) for p in profiles))
+        rows = [[d] + [fmt(dsos[p].get(d), 1) if d in dsos[p] else "-" for p in profiles]
+                for d in names if max(dsos[p].get(d, 0) for p in profiles) >= 0.5]
+        sections.append((
+            "Self time by library (perf)",
+            "Share of samples whose innermost frame is in each library, same runs.",
+            table(["library (self %)"] + [p.replace("profile-", "") for p in profiles], rows),
+            []))
+
+    failed = [rid for rid, info in runs.items() if info["status"] != "ok"]
+
+    # ---- Output ---------------------------------------------------------------------------
+    mem_gib = int(machine.get("mem_kib", "0")) / 1024 / 1024
+    machine_lines = [
+        f"date: {machine.get('date', '?')}",
+        f"CPU: {machine.get('cpu', '?')}, nproc {machine.get('nproc', '?')}",
+        f"memory: {mem_gib:.1f} GiB",
+        f"ns-3: {machine.get('ns3', '?')} (Debian libns3-dev {machine.get('ns3_pkg', '?')})",
+        f"compiler: {machine.get('compiler', '?')}",
+        f"kernel: {machine.get('kernel', '?')}",
+        f"module revision: {machine.get('revision', '?')}",
+        f"load average at start / end: {machine.get('load_start', '?')} / "
+        f"{machine.get('load_end', '?')} (shared machine; CPU times are per process)",
+    ]
+    spread = 0.0
+    for rid in runs:
+        m = re.fullmatch(r"(.*)-r1", rid)
+        if m:
+            vals = [cpu(r) for r in reps(m.group(1))]
+            if len(vals) > 1 and min(vals) > 0:
+                spread = max(spread, max(vals) / min(vals) - 1)
+    if fluid_costs:
+        evals = [f[0] for f in fluid_costs]
+        hop_costs = [f[1] for f in fluid_costs]
+        nine = [f for f in fluid_costs if f[2]]
+        threshold = (1000 * max(f[0] for f in nine) / min(f[1] for f in nine)) if nine else 0
+        speed_note = (
+            f"Speed-up: a fluid evaluation costs the same whatever the model size "
+            f"({fmt(min(evals) * 1e3)} to {fmt(max(evals) * 1e3)} ms here, growing with the "
+            f"island count), a packet run costs {fmt(min(hop_costs) * 1e6, 0)} to "
+            f"{fmt(max(hop_costs) * 1e6, 0)} us of CPU per packet-hop here, so the ratio is "
+            f"smallest for the smallest runs: on nine cities it falls below 1000x for runs "
+            f"under about {fmt(int(round(threshold, -3)))} packet-hops.")
+    else:
+        speed_note = "Speed-up: no fluid comparison in this run."
+    caveats = [
+        "CPU time on this shared virtual machine moves with the neighbours' load "
+        f"(repetitions of one run differed by up to {fmt(100 * spread, 0)}% in this run): "
+        "ratios come from processes of the same run, the packet-level pairs and the island "
+        "scaling are repeated and their minima kept, and the single figures (byte scaling, "
+        "link) carry that uncertainty.",
+        "Fluid versus packet: both sides use the same RoutePlanner paths, the same "
+        "MaxMinAllocator rates (the packet run's RateController paces every stream at its "
+        "max-min rate) and the same per-segment wire overhead (WireFormat), so the close "
+        "agreement checks that the two implementations charge the same thing; it does not "
+        "validate either against a congestion-controlled network (no loss, no rate-control-off "
+        "runs here).",
+        speed_note,
+        "Reproduce: bench/run-benchmarks.sh --profile (about 10 minutes here); "
+        "--quick checks the plumbing in about a minute.",
+    ]
+    if machine.get("quick") == "1":
+        machine_lines.append("QUICK RUN (--quick): small sizes, plumbing check only")
+
+    text = []
+    text.append("Machine")
+    text += ["  " + l for l in machine_lines]
+    for title, intro, tab, notes in sections:
+        text += ["", title, tab] + notes
+    text += ["", "Goals"]
+    text.append(table(["goal", "measured", "met"],
+                      [[g, m, yesno(ok)] for g, m, ok in goals]))
+    if failed:
+        text.append("FAILED runs: " + ", ".join(failed))
+    print("\n".join(text))
+
+    if args.rst:
+        rst = []
+        rst.append(".. Generated by bench/run-benchmarks.sh (bench/benchmark-report.py); "
+                   "do not edit.")
+        rst.append("")
+        rst.append("Benchmarks")
+        rst.append("==========")
+        rst.append("")
+        rst.append("Measured side by side in one run of ``bench/run-benchmarks.sh`` (not "
+                   "timed tests). Each figure is one process under ``/usr/bin/time -v``: CPU "
+                   "seconds = user + system, peak RSS = maximum resident set size. Ratios "
+                   "compare processes of the same run on the same machine.")
+        rst.append("")
+        rst.append("Machine")
+        rst.append("-------")
+        rst.append("")
+        rst += ["- " + l for l in machine_lines]
+        rst.append("")
+        rst.append("Goals")
+        rst.append("-----")
+        rst.append("")
+        rst.append(table(["goal", "measured", "met"],
+                         [[g, m, yesno(ok)] for g, m, ok in goals]))
+        if failed:
+            rst.append("")
+            rst.append("Failed runs: " + ", ".join(failed))
+        rst += ["", "Reading these numbers", "---------------------", ""]
+        for c in caveats:
+            rst += ["- " + c]
+        for title, intro, tab, notes in sections:
+            rst += ["", title, "-" * len(title), "", intro, "", tab]
+            for n in notes:
+                rst += ["", n]
+        rst.append("")
+        os.makedirs(os.path.dirname(os.path.abspath(args.rst)), exist_ok=True)
+        with open(args.rst, "w") as f:
+            f.write("\n".join(rst))
+        print(f"\nwrote {args.rst}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# Benchmarks of the packet-level simulation (issue 6), measured side by side in one run; not
+# tests (nothing here fails on a slow machine). Prints the tables and writes doc/benchmarks.rst.
+#
+#   bench/run-benchmarks.sh            # full run, ~10 min of CPU on 2 slow cores
+#   bench/run-benchmarks.sh --quick    # small sizes, ~1 min: checks the plumbing only
+#   bench/run-benchmarks.sh --profile  # also perf-profile ours and raw (+3 min): where time goes
+#   BUILD_DIR=build-bench bench/run-benchmarks.sh --no-doc
+#   IN_REVISION=abc1234 ...            # revision to report when the tree is not a git checkout
+#
+# Every run is one process under /usr/bin/time -v (CPU = user + system seconds of the whole
+# process, peak RSS). What runs:
+#  1. packet-level cost: nine-city-training (ours: TrainingIsland, rate controller, routers,
+#     LinkMonitor) versus bench-raw-udp (raw ns-3 UDP: the same streams, datagrams, paths and
+#     rates on the same WanNetwork, no module application) for both shipped schedules and every
+#     mode; packet-hops = packets summed over all link directions (ours: the LinkMonitor rows
+#     of the results database; raw: a PhyTxBegin counter), and a raw run with the LinkMonitor
+#     installed to show its share;
+#  2. scaling: CPU and peak RSS of nine-city-training versus model bytes (and segment size),
+#     and versus island count (nine-city, synthetic 16 and 32, grid schedules);
+#  3. fluid versus packet: bench-fluid (CostModel) on the runs of 1 and 2, per-round times
+#     compared with the results database's rounds, CPU per fluid evaluation;
+#  4. link efficiency: two cities joined by one 10 Gbps link, one 1 GB transfer each way.
+# bench/benchmark-report.py turns the raw results into the tables.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build-bench}
+case "$build" in /*) ;; *) build=$root/$build ;; esac
+quick=0
+doc=1
+profile=0
+for arg in "$@"; do
+    case "$arg" in
+    --quick) quick=1 ;;
+    --no-doc) doc=0 ;;
+    --profile) profile=1 ;;
+    -h | --help)
+        sed -n '2,22p' "$0"
+        exit 0
+        ;;
+    *)
+        echo "unknown option: $arg" >&2
+        exit 2
+        ;;
+    esac
+done
+
+if [ ! -f "$build/CMakeCache.txt" ]; then
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+make -C "$build" -j2 nine-city-training bench-raw-udp bench-fluid bench-inputs >/dev/null
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/in-bench.XXXXXX")
+manifest=$work/manifest.tsv
+: >"$manifest"
+echo "benchmark results in $work"
+
+# Machine description (load average: the machine may be shared; CPU time is per process).
+{
+    echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "nproc=$(nproc)"
+    echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+    echo "mem_kib=$(awk '/MemTotal/ {print $2}' /proc/meminfo)"
+    echo "ns3=$(awk '/define NS3_VERSION_(MAJOR|MINOR|PATCH) / {v = v (v ? "." : "") $3} END {print v}' /usr/include/ns3/version-defines.h 2>/dev/null) ($(awk '/define NS3_VERSION_BUILD_PROFILE/ {gsub(/"/, "", $3); print $3}' /usr/include/ns3/version-defines.h 2>/dev/null) build)"
+    echo "ns3_pkg=$(dpkg-query -W -f='${Version}' libns3-dev 2>/dev/null || true)"
+    echo "kernel=$(uname -r)"
+    echo "compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt") $(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")"
+    echo "revision=${IN_REVISION:-$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)}"
+    echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "quick=$quick"
+} >"$work/machine.txt"
+
+# run ID PART PROGRAM ARGS...: one measured process; ID.out, ID.time (and ID.db for ours).
+run() {
+    local id=$1 part=$2 prog=$3
+    shift 3
+    local args=("$@")
+    if [ "$prog" = nine-city-training ]; then
+        args+=("--db=$work/$id.db" --quiet)
+    fi
+    printf '%-34s ' "$id"
+    if ! /usr/bin/time -v -o "$work/$id.time" "$build/$prog" "${args[@]}" >"$work/$id.out" \
+        2>"$work/$id.err"; then
+        echo "FAILED (see $work/$id.err)"
+        printf '%s\t%s\t%s\tFAILED\t%s\n' "$id" "$part" "$prog" "${args[*]}" >>"$manifest"
+        return 0
+    fi
+    awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {m=$2}
+        END {printf "%7.2f s CPU %7.1f MiB\n", u + s, m / 1024}' "$work/$id.time"
+    printf '%s\t%s\t%s\tok\t%s\n' "$id" "$part" "$prog" "${args[*]}" >>"$manifest"
+}
+
+# Sizes, chosen for ~10 minutes of CPU on 2 slow shared cores (raw ns-3 forwards only about
+# 40-80 k packet-hops per CPU second here): 10 MB models at 8 KB segments for the packet-level
+# comparison (both shipped schedules, every mode: 0.08 .. 0.6 M packet-hops per run, three
+# repetitions); the byte scaling on one clique (AMS+FRA+LON, unicast, one round: 18
+# packet-hops per segment index) from 100 MB to 10 GB at 65479-byte segments (MTU 65535) and
+# to 1 GB at 8 KB segments; the island scaling at 25 MB with 65479-byte segments (three
+# repetitions); the link efficiency with 1 GB.
+if [ "$quick" = 1 ]; then
+    reps=1
+    cost_bytes=2e6
+    scale_points=("1e7:8192:9000" "1e7:65479:65535" "1e8:65479:65535")
+    island_bytes=2e6
+    link_bytes=1e8
+else
+    reps=3
+    cost_bytes=10e6
+    scale_points=("1e8:8192:9000" "1e9:8192:9000" "1e8:65479:65535" "1e9:65479:65535"
+        "1e10:65479:65535")
+    island_bytes=25e6
+    link_bytes=1e9
+fi
+# The largest segment: IP packet = 65479 + 56 header bytes = 65535, the largest MTU. The slot
+# size (unused outside aggregation) defaults to the segment size in nine-city-training and must
+# be a multiple of 4: give it explicitly.
+jumbo=(--segmentSize=65479 --mtu=65535 --slotBytes=65476)
+
+echo "== 1+3. packet-level cost (ours vs raw UDP) and fluid vs packet, nine-city"
+# CPU time on this shared VM varies by tens of percent with the neighbours' load: every pair is
+# measured $reps times, interleaved (all pairs once, then again, ...), and the report keeps
+# each side's minimum (and shows the spread of the per-repetition ratios).
+for sched in 3x3-rotating all-in-one; do
+    rounds=1
+    [ "$sched" = 3x3-rotating ] && rounds=2 # its whole period
+    for mode in unicast multicast aggregation; do
+        run "fluid-$sched-$mode" fluid bench-fluid --schedule=$sched --mode=$mode \
+            --rounds=$rounds --modelBytes=$cost_bytes
+    done
+done
+for rep in $(seq 1 "$reps"); do
+    for sched in 3x3-rotating all-in-one; do
+        rounds=1
+        [ "$sched" = 3x3-rotating ] && rounds=2
+        for mode in unicast multicast aggregation; do
+            common=(--schedule=$sched --mode=$mode --rounds=$rounds --modelBytes=$cost_bytes)
+            run "cost-ours-$sched-$mode-r$rep" cost nine-city-training "${common[@]}"
+            run "cost-raw-$sched-$mode-r$rep" cost bench-raw-udp "${common[@]}"
+        done
+    done
+    run "cost-rawmon-3x3-rotating-unicast-r$rep" cost bench-raw-udp --schedule=3x3-rotating \
+        --mode=unicast --rounds=2 --modelBytes=$cost_bytes --monitor=true
+done
+
+echo "== 2. scaling with model bytes (nine-city, clique AMS+FRA+LON, unicast, 1 round)"
+cat >"$work/europe.json" <<'EOF'
+{"name": "europe", "rounds": [{"cliques": [["AMS", "FRA", "LON"]]}]}
+EOF
+for point in "${scale_points[@]}"; do
+    IFS=: read -r bytes seg mtu <<<"$point"
+    common=(--schedule="$work/europe.json" --mode=unicast --rounds=1 --modelBytes=$bytes
+        --segmentSize=$seg --mtu=$mtu --slotBytes=$((seg / 4 * 4)))
+    run "bytes-$bytes-$seg" bytes nine-city-training "${common[@]}"
+    run "fluid-bytes-$bytes-$seg" fluid-bytes bench-fluid "${common[@]}"
+done
+
+echo "== 2. scaling with island count (grid schedules, unicast, 2 rounds, 65479 B segments)"
+"$build/bench-inputs" --gridOut="$work/grid-9.json" >/dev/null
+for n in 16 32; do
+    "$build/bench-inputs" --synthetic=$n --seed=1 --topologyOut="$work/synthetic-$n.topology" \
+        --gridOut="$work/grid-$n.json" >/dev/null
+done
+for n in 9 16 32; do
+    topo=()
+    [ "$n" != 9 ] && topo=(--topology="$work/synthetic-$n.topology")
+    run "fluid-islands-$n" fluid-islands bench-fluid "${topo[@]}" --schedule="$work/grid-$n.json" \
+        --mode=unicast --rounds=2 --modelBytes=$island_bytes "${jumbo[@]}"
+done
+for rep in $(seq 1 "$reps"); do
+    for n in 9 16 32; do
+        topo=()
+        [ "$n" != 9 ] && topo=(--topology="$work/synthetic-$n.topology")
+        run "islands-$n-r$rep" islands nine-city-training "${topo[@]}" \
+            --schedule="$work/grid-$n.json" --mode=unicast --rounds=2 \
+            --modelBytes=$island_bytes "${jumbo[@]}"
+    done
+done
+
+echo "== 4. link efficiency (two cities, one 10 Gbps link, 10 ms)"
+cat >"$work/two-city.topology" <<'EOF'
+# Two cities joined by one private 10 Gbps link (access links 10 Gbps, no public path).
+[cities]
+code,name,latitude,longitude
+AAA,Alpha,0,0
+BBB,Beta,0,10
+[devices]
+device,city,edge_gbps,operator
+AAA1,AAA,10,bench
+BBB1,BBB,10,bench
+[private_links]
+device_a,device_b,latency_ms,capacity_gbps
+AAA1,BBB1,10,10
+EOF
+cat >"$work/pair.json" <<'EOF'
+{"name": "pair", "rounds": [{"cliques": [["AAA", "BBB"]]}]}
+EOF
+for seg in 8192 65479; do
+    mtu=9000
+    [ "$seg" = 65479 ] && mtu=65535
+    run "link-$seg" link nine-city-training --topology="$work/two-city.topology" \
+        --schedule="$work/pair.json" --mode=unicast --rounds=1 --modelBytes=$link_bytes \
+        --segmentSize=$seg --mtu=$mtu --slotBytes=$((seg / 4 * 4))
+done
+
+if [ "$profile" = 1 ]; then
+    # perf with DWARF call graphs (Debian's ns-3 has no frame pointers); inclusive shares of
+    # a few functions and self shares per library, read by the report.
+    echo "== profile (perf record, small runs: ours unicast and aggregation, raw unicast)"
+    prof_bytes=4e6
+    [ "$quick" = 1 ] && prof_bytes=1e6
+    profile_run() { # NAME PROGRAM ARGS...
+        local name=$1 prog=$2
+        shift 2
+        if ! perf record -q -F 999 --call-graph dwarf,16384 -o "$work/$name.perf" \
+            "$build/$prog" "$@" >/dev/null 2>"$work/$name.perf.err"; then
+            echo "$name: perf record failed (see $work/$name.perf.err)"
+            return 0
+        fi
+        perf report -i "$work/$name.perf" --children --sort symbol -g none --percent-limit 0.3 \
+            2>/dev/null | grep '%' >"$work/$name.children.txt" || true
+        perf report -i "$work/$name.perf" --no-children --sort dso -g none 2>/dev/null |
+            grep '%' >"$work/$name.dso.txt" || true
+        rm -f "$work/$name.perf"
+        echo "$name: done"
+    }
+    if command -v perf >/dev/null; then
+        for mode in unicast aggregation; do
+            profile_run "profile-ours-$mode" nine-city-training --schedule=3x3-rotating \
+                --mode=$mode --rounds=2 --modelBytes=$prof_bytes --db=none --quiet
+        done
+        profile_run profile-raw-unicast bench-raw-udp --schedule=3x3-rotating --mode=unicast \
+            --rounds=2 --modelBytes=$prof_bytes
+    else
+        echo "perf not found: no profile"
+    fi
+fi
+
+echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$work/machine.txt"
+report=(python3 "$root/bench/benchmark-report.py" "$work")
+if [ "$doc" = 1 ]; then
+    report+=(--rst "$root/doc/benchmarks.rst")
+fi
+"${report[@]}"
