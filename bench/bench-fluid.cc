@@ -29,52 +29,27 @@ int
 main(int argc, char* argv[])
 {
     bench::Inputs in;
-    std::string mode = "unicast";
-    uint32_t rounds = 1;
-    double modelBytes = 100e6;
-    uint32_t segmentSize = 8192;
-    uint32_t slotBytes = 0;
     double computeTime = 0.05;
     uint32_t localSteps = 1;
-    uint32_t mtu = 9000;
     double minCpu = 0.5;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("topology", "Topology file", in.topologyPath);
-    cmd.AddValue("schedule", "Schedule file, or a shipped schedule name", in.schedule);
-    cmd.AddValue("mode", "unicast | multicast | aggregation", mode);
-    cmd.AddValue("rounds", "Rounds (the schedule's period repeats)", rounds);
-    cmd.AddValue("modelBytes", "Model bytes per island per round", modelBytes);
-    cmd.AddValue("slotBytes", "Aggregation slot size, bytes (0: the segment size)", slotBytes);
-    cmd.AddValue("segmentSize", "Model bytes per segment", segmentSize);
-    cmd.AddValue("mtu", "MTU of every link (checked only: the segment must fit)", mtu);
+    in.AddOptions(cmd);
     cmd.AddValue("computeTime", "Seconds of compute per local step", computeTime);
     cmd.AddValue("localSteps", "Local steps per round", localSteps);
-    cmd.AddValue("linkRate", "Override private link rate, bit/s (0: topology's)", in.linkRate);
-    cmd.AddValue("accessRate", "Island access rate, bit/s (0: edge capacity)", in.accessRate);
-    cmd.AddValue("publicRate", "Override public path rate, bit/s (0: topology's)", in.publicRate);
     cmd.AddValue("minCpu", "Repeat evaluations for at least this many CPU seconds", minCpu);
     cmd.Parse(argc, argv);
 
-    NetworkCapabilities caps;
     CostParameters params;
     try
     {
         in.Load();
-        caps = NetworkCapabilities::ForMode(NetworkCapabilities::ParseMode(mode));
-        // nine-city-training's default is the segment size; rounded down to whole int32
-        // values here, which NetworkCapabilities::Validate requires.
-        caps.slotBytes = slotBytes > 0 ? slotBytes : segmentSize / 4 * 4;
-        params.modelBytes = modelBytes;
-        params.segmentPayloadBytes = segmentSize;
+        params.modelBytes = in.modelBytes;
+        params.segmentPayloadBytes = in.segmentSize;
         params.computeTimeS = computeTime;
         params.localSteps = localSteps;
         params.overlap = false; // ScenarioHelper's barrier rounds
         params.Validate();
-        if (WireFormat::IpBytes(segmentSize) > mtu || mtu > 65535)
-        {
-            throw std::invalid_argument("the segment does not fit the MTU");
-        }
     }
     catch (const std::exception& e)
     {
@@ -84,8 +59,8 @@ main(int argc, char* argv[])
 
     auto evaluate = [&]() {
         NetworkGraph graph = NetworkGraph::FromTopology(in.topology, in.graphOptions);
-        CostModel model(graph, caps, params);
-        return model.Run(in.sched, rounds);
+        CostModel model(graph, in.caps, params);
+        return model.Run(in.sched, in.rounds);
     };
 
     std::vector<RoundCost> costs;
@@ -101,20 +76,20 @@ main(int argc, char* argv[])
 
     // Warm: one CostModel, its cache filled by the first evaluation.
     NetworkGraph graph = NetworkGraph::FromTopology(in.topology, in.graphOptions);
-    CostModel warm(graph, caps, params);
-    warm.Run(in.sched, rounds);
+    CostModel warm(graph, in.caps, params);
+    warm.Run(in.sched, in.rounds);
     uint64_t warmEvals = 0;
     double w0 = bench::CpuSeconds();
     double w1 = w0;
     do
     {
-        warm.Run(in.sched, rounds);
+        warm.Run(in.sched, in.rounds);
         ++warmEvals;
         w1 = bench::CpuSeconds();
     } while (w1 - w0 < minCpu / 5);
 
     std::cout << std::setprecision(9);
-    std::cout << "fluid.mode=" << mode << "\n" << "fluid.rounds=" << costs.size() << "\n";
+    std::cout << "fluid.mode=" << in.mode << "\n" << "fluid.rounds=" << costs.size() << "\n";
     for (std::size_t r = 0; r < costs.size(); ++r)
     {
         std::cout << "fluid.round_s." << r << "=" << costs[r].roundS << "\n"

@@ -149,30 +149,13 @@ main(int argc, char* argv[])
 {
     double cpu0 = bench::CpuSeconds();
     bench::Inputs in;
-    std::string mode = "unicast";
-    uint32_t rounds = 1;
-    double modelBytes = 100e6;
-    uint32_t segmentSize = 8192;
-    uint32_t slotBytes = 0;
-    uint32_t mtu = 9000;
     bool monitor = false;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("topology", "Topology file", in.topologyPath);
-    cmd.AddValue("schedule", "Schedule file, or a shipped schedule name", in.schedule);
-    cmd.AddValue("mode", "unicast | multicast | aggregation", mode);
-    cmd.AddValue("rounds", "Rounds to send (the schedule's period repeats)", rounds);
-    cmd.AddValue("modelBytes", "Model bytes per island per round", modelBytes);
-    cmd.AddValue("slotBytes", "Aggregation slot size, bytes (0: the segment size)", slotBytes);
-    cmd.AddValue("segmentSize", "Model bytes per datagram (segment)", segmentSize);
-    cmd.AddValue("mtu", "MTU of every link, bytes", mtu);
-    cmd.AddValue("linkRate", "Override private link rate, bit/s (0: topology's)", in.linkRate);
-    cmd.AddValue("accessRate", "Island access rate, bit/s (0: edge capacity)", in.accessRate);
-    cmd.AddValue("publicRate", "Override public path rate, bit/s (0: topology's)", in.publicRate);
+    in.AddOptions(cmd);
     cmd.AddValue("monitor", "Also install the module's LinkMonitor (its cost)", monitor);
     cmd.Parse(argc, argv);
 
-    NetworkCapabilities caps;
     std::unique_ptr<NetworkGraph> graph;
     std::unique_ptr<RoutePlanner> routes;
     std::unique_ptr<TrafficPlanner> traffic;
@@ -181,20 +164,11 @@ main(int argc, char* argv[])
     try
     {
         in.Load();
-        caps = NetworkCapabilities::ForMode(NetworkCapabilities::ParseMode(mode));
-        // nine-city-training's default is the segment size; rounded down to whole int32
-        // values here, which NetworkCapabilities::Validate requires.
-        caps.slotBytes = slotBytes > 0 ? slotBytes : segmentSize / 4 * 4;
         graph = std::make_unique<NetworkGraph>(
             NetworkGraph::FromTopology(in.topology, in.graphOptions));
         in.sched.Validate(graph->IslandCities());
         routes = std::make_unique<RoutePlanner>(*graph);
-        traffic = std::make_unique<TrafficPlanner>(*routes, caps);
-        if (WireFormat::IpBytes(segmentSize) > mtu || mtu > 65535 || rounds == 0 ||
-            modelBytes < 1)
-        {
-            throw std::invalid_argument("segment does not fit the MTU, or bad rounds/model");
-        }
+        traffic = std::make_unique<TrafficPlanner>(*routes, in.caps);
     }
     catch (const std::exception& e)
     {
@@ -204,7 +178,7 @@ main(int argc, char* argv[])
 
     // The network exactly as ScenarioHelper::Build makes it.
     WanNetworkHelper wan;
-    wan.SetDeviceAttribute("Mtu", UintegerValue(mtu));
+    wan.SetDeviceAttribute("Mtu", UintegerValue(in.mtu));
     wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
     network = wan.Install(*graph);
     WanNetworkHelper::InstallRoutes(network, *routes);
@@ -223,10 +197,11 @@ main(int argc, char* argv[])
         sinks.push_back(sink(network.GetNode(graph->IslandNode(city)), islandPort));
     }
 
+    const uint32_t segmentSize = in.segmentSize;
     const uint64_t segments =
-        static_cast<uint64_t>(std::ceil(modelBytes / static_cast<double>(segmentSize)));
+        static_cast<uint64_t>(std::ceil(in.modelBytes / static_cast<double>(segmentSize)));
     const auto lastPayload =
-        static_cast<uint32_t>(static_cast<uint64_t>(modelBytes) - (segments - 1) * segmentSize);
+        static_cast<uint32_t>(static_cast<uint64_t>(in.modelBytes) - (segments - 1) * segmentSize);
     const double modelWireBits =
         8.0 * static_cast<double>((segments - 1) * WireFormat::WireBytes(segmentSize) +
                                   WireFormat::WireBytes(lastPayload));
@@ -250,7 +225,7 @@ main(int argc, char* argv[])
 
     uint64_t streams = 0;
     double start = 0;
-    for (uint32_t r = 0; r < rounds; ++r)
+    for (uint32_t r = 0; r < in.rounds; ++r)
     {
         std::size_t p = r % in.sched.Period();
         const auto& cliques = in.sched.RoundAt(r).cliques;
@@ -363,7 +338,7 @@ main(int argc, char* argv[])
     }
     Simulator::Destroy();
 
-    std::cout << "raw.mode=" << mode << "\n"
+    std::cout << "raw.mode=" << in.mode << "\n"
               << "raw.streams=" << streams << "\n"
               << "raw.segments_per_stream=" << segments << "\n"
               << "raw.packets_sent=" << g_sent << "\n"

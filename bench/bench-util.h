@@ -7,13 +7,17 @@
 #ifndef INTELLIGENT_NETWORK_BENCH_UTIL_H
 #define INTELLIGENT_NETWORK_BENCH_UTIL_H
 
+#include "ns3/command-line.h"
+#include "ns3/network-capabilities.h"
 #include "ns3/network-graph.h"
 #include "ns3/schedule.h"
 #include "ns3/topology-reader.h"
 #include "ns3/topology.h"
+#include "ns3/wire-format.h"
 
 #include <sys/resource.h>
 
+#include <stdexcept>
 #include <string>
 
 namespace bench
@@ -61,6 +65,12 @@ struct Inputs
 {
     std::string topologyPath = DefaultTopology();
     std::string schedule = "3x3-rotating";
+    std::string mode = "unicast";
+    uint32_t rounds = 1;
+    double modelBytes = 100e6;
+    uint32_t segmentSize = 8192;
+    uint32_t slotBytes = 0;
+    uint32_t mtu = 9000;
     double linkRate = 0;
     double accessRate = 0;
     double publicRate = 0;
@@ -68,8 +78,25 @@ struct Inputs
     ns3::Topology topology;
     ns3::Schedule sched;
     ns3::NetworkGraphOptions graphOptions;
+    ns3::NetworkCapabilities caps;
 
-    /// Read the files as nine-city-training does; throws on bad input.
+    /// Registers the shared options (same names as nine-city-training's).
+    void AddOptions(ns3::CommandLine& cmd)
+    {
+        cmd.AddValue("topology", "Topology file", topologyPath);
+        cmd.AddValue("schedule", "Schedule file, or a shipped schedule name", schedule);
+        cmd.AddValue("mode", "unicast | multicast | aggregation", mode);
+        cmd.AddValue("rounds", "Rounds (the schedule's period repeats)", rounds);
+        cmd.AddValue("modelBytes", "Model bytes per island per round", modelBytes);
+        cmd.AddValue("segmentSize", "Model bytes per segment (datagram)", segmentSize);
+        cmd.AddValue("slotBytes", "Aggregation slot size, bytes (0: the segment size)", slotBytes);
+        cmd.AddValue("mtu", "MTU of every link, bytes", mtu);
+        cmd.AddValue("linkRate", "Override private link rate, bit/s (0: topology's)", linkRate);
+        cmd.AddValue("accessRate", "Island access rate, bit/s (0: edge capacity)", accessRate);
+        cmd.AddValue("publicRate", "Override public path rate, bit/s (0: topology's)", publicRate);
+    }
+
+    /// Reads the files and checks the options as nine-city-training does; throws on bad input.
     void Load()
     {
         topology = ns3::TopologyReader::Read(topologyPath, publicRate > 0 ? publicRate : 1e9);
@@ -77,6 +104,18 @@ struct Inputs
         graphOptions.privateRateBps = linkRate;
         graphOptions.accessRateBps = accessRate;
         graphOptions.publicRateBps = publicRate;
+        caps = ns3::NetworkCapabilities::ForMode(ns3::NetworkCapabilities::ParseMode(mode));
+        // nine-city-training's default is the segment size; rounded down to whole int32
+        // values here, which NetworkCapabilities::Validate requires.
+        caps.slotBytes = slotBytes > 0 ? slotBytes : segmentSize / 4 * 4;
+        if (ns3::WireFormat::IpBytes(segmentSize) > mtu || mtu > 65535)
+        {
+            throw std::invalid_argument("the segment does not fit the MTU (at most 65535)");
+        }
+        if (rounds == 0 || modelBytes < 1)
+        {
+            throw std::invalid_argument("rounds and modelBytes must be positive");
+        }
     }
 };
 
