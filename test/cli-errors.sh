@@ -6,22 +6,10 @@ BIN="$1"
 DATA="$2"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-failures=0
-
-expect_error() { # name, expected-substring, args...
-  local name="$1" want="$2"
-  shift 2
-  local out status
-  out="$("$BIN" --db=none --quiet=1 "$@" 2>&1)"
-  status=$?
-  if [ "$status" -ne 2 ]; then
-    echo "FAIL $name: exit status $status (want 2)"; echo "$out" | tail -3; failures=$((failures + 1))
-  elif ! grep -qF -- "$want" <<<"$out"; then
-    echo "FAIL $name: message lacks '$want':"; echo "$out" | tail -3; failures=$((failures + 1))
-  else
-    echo "ok   $name: $(grep -F -- "$want" <<<"$out" | head -1)"
-  fi
-}
+FIXED_ARGS=(--db=none --quiet=1)
+MATCH=-F
+# shellcheck source=test/expect-error.sh
+source "$(dirname "${BASH_SOURCE[0]}")/expect-error.sh"
 
 topo="$DATA/nine-city.topology"
 # Unknown device in a private link (line of the link, field device_b).
@@ -55,8 +43,4 @@ expect_error negative-rate "--linkRate must not be negative" --linkRate=-10e9
 expect_error unknown-mode "unknown mode 'broadcast'" --mode=broadcast
 expect_error segment-mtu "more than the MTU" --segmentSize=9000
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures case(s) failed"
-  exit 1
-fi
-echo "all bad-input cases rejected clearly"
+finish_cases "all bad-input cases rejected clearly"
