@@ -183,8 +183,8 @@ main(int argc, char* argv[])
     network = wan.Install(*graph);
     WanNetworkHelper::InstallRoutes(network, *routes);
 
-    const uint16_t islandPort = 9000;
-    const uint16_t fpgaPort = 9100;
+    const uint16_t islandPort = WireFormat::kIslandPort;
+    const uint16_t fpgaPort = WireFormat::kAggregationPort;
     auto sink = [](Ptr<Node> node, uint16_t port) {
         Ptr<Socket> s = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
         NS_ABORT_MSG_IF(s->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0, "bind");

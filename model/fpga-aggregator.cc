@@ -32,12 +32,12 @@ FpgaAggregator::GetTypeId()
             .AddConstructor<FpgaAggregator>()
             .AddAttribute("Port",
                           "UDP port of the aggregation service.",
-                          UintegerValue(9100),
+                          UintegerValue(WireFormat::kAggregationPort),
                           MakeUintegerAccessor(&FpgaAggregator::m_port),
                           MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("IslandPort",
                           "UDP port of the islands (for resent sums and resend requests).",
-                          UintegerValue(9000),
+                          UintegerValue(WireFormat::kIslandPort),
                           MakeUintegerAccessor(&FpgaAggregator::m_islandPort),
                           MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("Tag",

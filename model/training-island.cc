@@ -63,12 +63,12 @@ TrainingIsland::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Port",
                           "UDP port of the exchange protocol.",
-                          UintegerValue(9000),
+                          UintegerValue(WireFormat::kIslandPort),
                           MakeUintegerAccessor(&TrainingIsland::m_port),
                           MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("AggregationPort",
                           "UDP port of the FPGA aggregation service.",
-                          UintegerValue(9100),
+                          UintegerValue(WireFormat::kAggregationPort),
                           MakeUintegerAccessor(&TrainingIsland::m_aggregationPort),
                           MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("AggregationSlots",

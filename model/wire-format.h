@@ -12,10 +12,12 @@ namespace ns3
 /**
  * \ingroup intelligent-network
  * \brief Byte counts of a simulated segment on the wire, shared by the ns-3 layer and the
- * fluid cost model so that both charge the same overhead.
+ * fluid cost model so that both charge the same overhead, and the protocol's default ports.
  */
 struct WireFormat
 {
+    static constexpr uint16_t kIslandPort = 9000;      ///< Default port of the island protocol.
+    static constexpr uint16_t kAggregationPort = 9100; ///< Default port of the FPGA service.
     static constexpr uint32_t kIslandHeaderBytes = 28; ///< Our IslandHeader (fixed size).
     static constexpr uint32_t kUdpBytes = 8;
     static constexpr uint32_t kIpv4Bytes = 20;
