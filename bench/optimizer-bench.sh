@@ -8,10 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 case "$build" in /*) ;; *) build=$root/$build ;; esac
-if [ ! -f "$build/CMakeCache.txt" ]; then
-    cmake -S "$root" -B "$build" >/dev/null
-fi
-make -C "$build" -j"$(nproc)" optimize-schedule >/dev/null
+BUILD_DIR="$build" bash "$root/scripts/build.sh" --target optimize-schedule >/dev/null
 tool=$build/optimize-schedule
 common=(--modelBytes=1e9 --linkRate=10e9 --period=2 --seed=1 --baselines=false)
 

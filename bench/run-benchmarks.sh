@@ -45,10 +45,11 @@ for arg in "$@"; do
     esac
 done
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
-    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-fi
-make -C "$build" -j2 nine-city-training bench-raw-udp bench-fluid bench-inputs >/dev/null
+# A new build directory is RelWithDebInfo (symbols for --profile); an existing one keeps its type.
+type=RelWithDebInfo
+[ -f "$build/CMakeCache.txt" ] && type=
+BUILD_DIR="$build" BUILD_TYPE=$type bash "$root/scripts/build.sh" \
+    --target nine-city-training bench-raw-udp bench-fluid bench-inputs >/dev/null
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/in-bench.XXXXXX")
 manifest=$work/manifest.tsv

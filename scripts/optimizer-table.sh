@@ -13,10 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 case "$build" in /*) ;; *) build=$root/$build ;; esac
-if [ ! -f "$build/CMakeCache.txt" ]; then
-    cmake -S "$root" -B "$build" >/dev/null
-fi
-make -C "$build" -j"$(nproc)" optimizer-table >/dev/null
+BUILD_DIR="$build" bash "$root/scripts/build.sh" --target optimizer-table >/dev/null
 start=$(date +%s.%N)
 "$build/optimizer-table" --topology="$root/data/nine-city.topology" \
     --out="$root/doc/optimizer-table.rst" "$@"
