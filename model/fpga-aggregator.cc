@@ -25,6 +25,7 @@ NS_OBJECT_ENSURE_REGISTERED(FpgaAggregator);
 TypeId
 FpgaAggregator::GetTypeId()
 {
+    static const NetworkCapabilities defaults; // one source of the FPGA defaults
     static TypeId tid =
         TypeId("ns3::FpgaAggregator")
             .SetParent<Application>()
@@ -49,22 +50,22 @@ FpgaAggregator::GetTypeId()
             .AddAttribute("Throughput",
                           "Rate at which the FPGA processes contributions (their wire bits).",
                           DataRateValue(DataRate(static_cast<uint64_t>(
-                              NetworkCapabilities().fpgaThroughputBps))),
+                              defaults.fpgaThroughputBps))),
                           MakeDataRateAccessor(&FpgaAggregator::m_throughput),
                           MakeDataRateChecker())
             .AddAttribute("PipelineLatency",
                           "Delay from a segment's last contribution processed to its sum sent.",
-                          TimeValue(Seconds(NetworkCapabilities().fpgaLatencyS)),
+                          TimeValue(Seconds(defaults.fpgaLatencyS)),
                           MakeTimeAccessor(&FpgaAggregator::m_latency),
                           MakeTimeChecker(Seconds(0)))
             .AddAttribute("Slots",
                           "Slots in the pool of each clique.",
-                          UintegerValue(NetworkCapabilities().aggregationSlots),
+                          UintegerValue(defaults.aggregationSlots),
                           MakeUintegerAccessor(&FpgaAggregator::m_slots),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("Timeout",
                           "Straggler timeout of a slot waiting for missing contributions.",
-                          TimeValue(Seconds(NetworkCapabilities().aggregationTimeoutS)),
+                          TimeValue(Seconds(defaults.aggregationTimeoutS)),
                           MakeTimeAccessor(&FpgaAggregator::m_timeout),
                           MakeTimeChecker(MicroSeconds(1)))
             .AddTraceSource("SlotCompleted",

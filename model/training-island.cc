@@ -25,6 +25,7 @@ NS_OBJECT_ENSURE_REGISTERED(TrainingIsland);
 TypeId
 TrainingIsland::GetTypeId()
 {
+    static const NetworkCapabilities defaults; // one source of the FPGA defaults
     static TypeId tid =
         TypeId("ns3::TrainingIsland")
             .SetParent<Application>()
@@ -74,7 +75,7 @@ TrainingIsland::GetTypeId()
             .AddAttribute("AggregationSlots",
                           "Aggregation: slots of the FPGA pool, i.e. contributions a member "
                           "may have outstanding.",
-                          UintegerValue(NetworkCapabilities().aggregationSlots),
+                          UintegerValue(defaults.aggregationSlots),
                           MakeUintegerAccessor(&TrainingIsland::m_aggregationSlots),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("SendRate",
@@ -106,7 +107,7 @@ TrainingIsland::GetTypeId()
             .AddAttribute("AggregatorTimeout",
                           "Aggregation: no new sum for this long while contributions are "
                           "outstanding means the FPGA failed; fall back to multicast.",
-                          TimeValue(Seconds(NetworkCapabilities().aggregationTimeoutS)),
+                          TimeValue(Seconds(defaults.aggregationTimeoutS)),
                           MakeTimeAccessor(&TrainingIsland::m_aggregatorTimeout),
                           MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("CheckValues",
