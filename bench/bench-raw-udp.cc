@@ -270,11 +270,11 @@ main(int argc, char* argv[])
             const TrafficFlow& f = flows[i];
             switch (f.kind)
             {
-            case ExchangeMode::UNICAST:
+            case ExchangePattern::ALL_TO_ALL:
                 add(f.sources[0], {{network.IslandAddress(f.receivers[0]), islandPort, -1}},
                     rates[i]);
                 break;
-            case ExchangeMode::MULTICAST: {
+            case ExchangePattern::MULTICAST: {
                 auto [group, devices] = treeOf(p, cliqueOf[i], f.sources[0], f.down);
                 std::vector<RawUdpSender::Destination> dests;
                 for (uint32_t d : devices)
@@ -284,7 +284,7 @@ main(int argc, char* argv[])
                 add(f.sources[0], dests, rates[i]);
                 break;
             }
-            case ExchangeMode::AGGREGATION: {
+            case ExchangePattern::AGGREGATION: {
                 auto fpga = static_cast<uint32_t>(f.aggregator);
                 if (std::find(fpgaNodes.begin(), fpgaNodes.end(), fpga) == fpgaNodes.end())
                 {

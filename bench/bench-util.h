@@ -104,7 +104,7 @@ struct Inputs
         graphOptions.privateRateBps = linkRate;
         graphOptions.accessRateBps = accessRate;
         graphOptions.publicRateBps = publicRate;
-        caps = ns3::NetworkCapabilities::ForMode(ns3::NetworkCapabilities::ParseMode(mode));
+        caps = ns3::NetworkCapabilities::ForPattern(ns3::ParsePattern(mode));
         // nine-city-training's default is the segment size; rounded down to whole int32
         // values here, which NetworkCapabilities::Validate requires.
         caps.slotBytes = slotBytes > 0 ? slotBytes : segmentSize / 4 * 4;

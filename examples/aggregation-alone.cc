@@ -41,14 +41,14 @@ Star(uint32_t leaves, double rateBps)
 
 /// One simulation of one round; the simulator and the address generator are reset after it.
 ScenarioResult
-RunOnce(const Topology& topology, const Schedule& schedule, ExchangeMode mode, double modelBytes)
+RunOnce(const Topology& topology, const Schedule& schedule, ExchangePattern mode, double modelBytes)
 {
     ScenarioResult result;
     {
         ScenarioHelper scenario;
         scenario.SetTopology(topology);
         scenario.SetSchedule(schedule);
-        scenario.SetCapabilities(NetworkCapabilities::ForMode(mode));
+        scenario.SetCapabilities(NetworkCapabilities::ForPattern(mode));
         scenario.SetRounds(1);
         scenario.SetIslandAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
         scenario.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
@@ -99,10 +99,10 @@ main(int argc, char* argv[])
         all.push_back("L" + std::to_string(i));
     }
     Schedule schedule("one-clique", {ScheduleRound{{all}}});
-    const std::vector<std::pair<std::string, ExchangeMode>> modes{
-        {"unicast", ExchangeMode::UNICAST},
-        {"multicast", ExchangeMode::MULTICAST},
-        {"aggregation", ExchangeMode::AGGREGATION}};
+    const std::vector<std::pair<std::string, ExchangePattern>> modes{
+        {"unicast", ExchangePattern::ALL_TO_ALL},
+        {"multicast", ExchangePattern::MULTICAST},
+        {"aggregation", ExchangePattern::AGGREGATION}};
     std::vector<ScenarioResult> results;
     for (const auto& [name, mode] : modes)
     {

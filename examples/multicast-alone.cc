@@ -47,14 +47,14 @@ Dumbbell(double wanRateBps, double wanLatencyS)
 
 /// One simulation of one round; the simulator and the address generator are reset after it.
 ScenarioResult
-RunOnce(const Topology& topology, const Schedule& schedule, ExchangeMode mode, double modelBytes)
+RunOnce(const Topology& topology, const Schedule& schedule, ExchangePattern mode, double modelBytes)
 {
     ScenarioResult result;
     {
         ScenarioHelper scenario;
         scenario.SetTopology(topology);
         scenario.SetSchedule(schedule);
-        scenario.SetCapabilities(NetworkCapabilities::ForMode(mode));
+        scenario.SetCapabilities(NetworkCapabilities::ForPattern(mode));
         scenario.SetRounds(1);
         scenario.SetIslandAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
         scenario.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
@@ -96,8 +96,8 @@ main(int argc, char* argv[])
 
     Topology topology = Dumbbell(wanRate, wanLatency);
     Schedule schedule("one-clique", {ScheduleRound{{{"A1", "A2", "B1", "B2"}}}});
-    ScenarioResult unicast = RunOnce(topology, schedule, ExchangeMode::UNICAST, modelBytes);
-    ScenarioResult multicast = RunOnce(topology, schedule, ExchangeMode::MULTICAST, modelBytes);
+    ScenarioResult unicast = RunOnce(topology, schedule, ExchangePattern::ALL_TO_ALL, modelBytes);
+    ScenarioResult multicast = RunOnce(topology, schedule, ExchangePattern::MULTICAST, modelBytes);
 
     std::cout << "One clique A1+A2+B1+B2, " << modelBytes / 1e6 << " MB model, WAN link "
               << wanRate / 1e9 << " Gbit/s\n\n"

@@ -30,7 +30,7 @@ main(int argc, char* argv[])
     ScenarioHelper scenario;
     scenario.SetTopology(topology);
     scenario.SetSchedule(schedule);
-    scenario.SetCapabilities(NetworkCapabilities::ForMode(ExchangeMode::UNICAST));
+    scenario.SetCapabilities(NetworkCapabilities::ForPattern(ExchangePattern::ALL_TO_ALL));
     scenario.SetRounds(rounds);
     scenario.SetIslandAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
     ScenarioResult result = scenario.Run();

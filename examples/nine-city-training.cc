@@ -131,7 +131,7 @@ main(int argc, char* argv[])
         scenario.SetGraphOptions(graphOptions);
         scenario.SetSchedule(sched);
         NetworkCapabilities caps =
-            NetworkCapabilities::ForMode(NetworkCapabilities::ParseMode(mode));
+            NetworkCapabilities::ForPattern(ParsePattern(mode));
         caps.slotBytes = slotBytes > 0 ? slotBytes : segmentSize;
         caps.aggregationSlots = slots;
         caps.fpgaThroughputBps = fpgaRate;

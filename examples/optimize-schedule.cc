@@ -140,7 +140,7 @@ main(int argc, char* argv[])
 
     try
     {
-        ExchangeMode m = NetworkCapabilities::ParseMode(mode);
+        ExchangePattern m = ParsePattern(mode);
         CheckRate("linkRate", linkRate);
         CheckRate("accessRate", accessRate);
         CheckRate("publicRate", publicRate);
@@ -211,7 +211,7 @@ main(int argc, char* argv[])
         params.computeTimeS = computeTime;
         params.localSteps = localSteps;
         params.overlap = overlap;
-        CostModel cost(graph, NetworkCapabilities::ForMode(m), params);
+        CostModel cost(graph, NetworkCapabilities::ForPattern(m), params);
 
         OptimizerOptions oo;
         oo.maxPeriod = period;

@@ -93,10 +93,10 @@ main(int argc, char* argv[])
     {
         Topology topology = TopologyReader::Read(topologyPath);
         const std::vector<std::string> islands = topology.CityCodes();
-        const std::vector<std::pair<ExchangeMode, std::string>> modes{
-            {ExchangeMode::UNICAST, "unicast"},
-            {ExchangeMode::MULTICAST, "multicast"},
-            {ExchangeMode::AGGREGATION, "multicast+aggregation"}};
+        const std::vector<std::pair<ExchangePattern, std::string>> modes{
+            {ExchangePattern::ALL_TO_ALL, "unicast"},
+            {ExchangePattern::MULTICAST, "multicast"},
+            {ExchangePattern::AGGREGATION, "multicast+aggregation"}};
         const std::vector<double> rates{10e9, 100e9};
         const std::vector<double> sizes{100e6, 1e9, 10e9};
         const std::vector<std::string> baseNames{"all-reduce", "ring", "exp-graph",
@@ -121,7 +121,7 @@ main(int argc, char* argv[])
                     CostParameters params;
                     params.modelBytes = size;
                     params.computeTimeS = computeTime;
-                    CostModel cost(graph, NetworkCapabilities::ForMode(mode), params);
+                    CostModel cost(graph, NetworkCapabilities::ForPattern(mode), params);
                     OptimizerOptions oo;
                     oo.maxPeriod = period;
                     oo.seed = seed;

@@ -93,7 +93,7 @@ main(int argc, char* argv[])
                                         "computeTime must not be negative");
         }
         topology = TopologyReader::Read(topologyPath, 1e9);
-        caps = NetworkCapabilities::ForMode(NetworkCapabilities::ParseMode(mode));
+        caps = NetworkCapabilities::ForPattern(ParsePattern(mode));
         NetworkGraph graph = NetworkGraph::FromTopology(topology, graphOptions);
         CostParameters params;
         params.modelBytes = modelBytes;

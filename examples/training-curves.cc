@@ -107,14 +107,14 @@ main(int argc, char* argv[])
         struct Series
         {
             std::string name;
-            ExchangeMode mode;
+            ExchangePattern mode;
             bool optimize;
         };
 
-        std::vector<Series> series = {{"unicast all-reduce", ExchangeMode::UNICAST, false},
-                                      {"best unicast", ExchangeMode::UNICAST, true},
-                                      {"best multicast", ExchangeMode::MULTICAST, true},
-                                      {"best multicast+aggregation", ExchangeMode::AGGREGATION,
+        std::vector<Series> series = {{"unicast all-reduce", ExchangePattern::ALL_TO_ALL, false},
+                                      {"best unicast", ExchangePattern::ALL_TO_ALL, true},
+                                      {"best multicast", ExchangePattern::MULTICAST, true},
+                                      {"best multicast+aggregation", ExchangePattern::AGGREGATION,
                                        true}};
         nlohmann::json summary = {
             {"modelBytes", modelBytes}, {"linkRate", linkRate},
@@ -130,7 +130,7 @@ main(int argc, char* argv[])
                     TrainingMetrics::TimeToTarget(colocatedCurve, target), 1.0);
         for (const Series& s : series)
         {
-            NetworkCapabilities caps = NetworkCapabilities::ForMode(s.mode);
+            NetworkCapabilities caps = NetworkCapabilities::ForPattern(s.mode);
             caps.slotBytes = segmentSize;
             CostModel cost(graph, caps, params);
             Schedule schedule = BaselineSchedules::AllReduce(cities);
@@ -151,7 +151,7 @@ main(int argc, char* argv[])
             TrainingRunConfig config;
             config.rounds = static_cast<uint32_t>(std::max(1.0, std::ceil(horizon / mean)));
             config.localSteps = localSteps;
-            config.sync = s.mode == ExchangeMode::AGGREGATION ? SyncMode::FIXED_POINT
+            config.sync = s.mode == ExchangePattern::AGGREGATION ? SyncMode::FIXED_POINT
                                                               : SyncMode::EXACT;
             TrainingRunResult result = run.Run(config, TrainingRun::Periodic(times));
             LossCurve curve = result.Curve();
@@ -162,7 +162,7 @@ main(int argc, char* argv[])
             std::printf("%-28s %-24s %10.3f %12.2f %10.2f\n", s.name.c_str(), sizes.c_str(),
                         mean, toTarget, gap);
             summary["series"].push_back({{"name", s.name},
-                                         {"mode", NetworkCapabilities::ModeName(s.mode)},
+                                         {"mode", PatternName(s.mode)},
                                          {"schedule", schedule.GetName()},
                                          {"cliques", sizes},
                                          {"describe", schedule.Describe()},

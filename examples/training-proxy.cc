@@ -95,7 +95,7 @@ main(int argc, char* argv[])
         scenario.SetTopology(topology);
         scenario.SetSchedule(schedule);
         scenario.SetCapabilities(
-            NetworkCapabilities::ForMode(NetworkCapabilities::ParseMode(mode)));
+            NetworkCapabilities::ForPattern(ParsePattern(mode)));
         scenario.SetRounds(rounds);
         scenario.SetIslandAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
         scenario.SetIslandAttribute("SegmentSize", UintegerValue(segmentSize));

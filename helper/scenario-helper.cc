@@ -116,7 +116,7 @@ ScenarioHelper::PlanFor(uint32_t island) const
     for (std::size_t p = 0; p < m_schedule.Period(); ++p)
     {
         IslandRoundPlan plan;
-        plan.mode = m_caps.Mode();
+        plan.pattern = m_caps.RichestPattern();
         plan.clique = m_schedule.CliqueIndex(p, city);
         if (plan.clique >= 0)
         {
@@ -130,13 +130,13 @@ ScenarioHelper::PlanFor(uint32_t island) const
                 }
             }
             plan.targets = plan.peers;
-            if (!plan.peers.empty() && plan.mode != ExchangeMode::UNICAST)
+            if (!plan.peers.empty() && plan.pattern != ExchangePattern::ALL_TO_ALL)
             {
                 const GroupInfo& g = m_groups.at({p, plan.clique, island});
                 plan.group = g.group;
                 plan.groupDevices = g.devices;
             }
-            if (!plan.peers.empty() && plan.mode == ExchangeMode::AGGREGATION)
+            if (!plan.peers.empty() && plan.pattern == ExchangePattern::AGGREGATION)
             {
                 uint32_t node = m_aggregatorOf.at({p, plan.clique});
                 plan.aggregator = TrainingIsland::AGGREGATOR_TAG + node;
@@ -252,13 +252,13 @@ void
 ScenarioHelper::InstallRouting()
 {
     WanNetworkHelper::InstallRoutes(*m_network, *m_routes);
-    if (m_caps.Mode() != ExchangeMode::UNICAST)
+    if (m_caps.RichestPattern() != ExchangePattern::ALL_TO_ALL)
     {
         // Aggregation mode installs the members' groups too: they fall back on them when an
         // FPGA fails.
         BuildMulticast();
     }
-    if (m_caps.Mode() == ExchangeMode::AGGREGATION)
+    if (m_caps.RichestPattern() == ExchangePattern::AGGREGATION)
     {
         BuildAggregation();
         WanNetworkHelper::InstallRoutesTo(*m_network, *m_routes, m_serviceNodes);
@@ -418,7 +418,7 @@ ScenarioHelper::Build()
         {
             UintegerValue seg;
             app->GetAttribute("SegmentSize", seg);
-            if (m_caps.Mode() == ExchangeMode::AGGREGATION && seg.Get() > m_caps.slotBytes)
+            if (m_caps.RichestPattern() == ExchangePattern::AGGREGATION && seg.Get() > m_caps.slotBytes)
             {
                 throw std::invalid_argument("SegmentSize " + std::to_string(seg.Get()) +
                                             " is larger than an aggregation slot (" +
@@ -445,7 +445,7 @@ ScenarioHelper::Build()
             {
                 hints[peer] = Seconds(2 * m_routes->PathLatency(id, peer) + 1e-3);
             }
-            if (p.mode == ExchangeMode::AGGREGATION && !p.peers.empty())
+            if (p.pattern == ExchangePattern::AGGREGATION && !p.peers.empty())
             {
                 std::vector<uint32_t> members = p.peers;
                 members.push_back(id);

@@ -208,7 +208,7 @@ CostModel::StreamsOf(std::vector<uint32_t> members) const
         Stream s;
         s.usage = f.usage;
         s.bits = p.ModelWireBits();
-        if (f.kind == ExchangeMode::AGGREGATION)
+        if (f.kind == ExchangePattern::AGGREGATION)
         {
             double ready = 0;
             for (std::size_t i = 0; i < f.up.size(); ++i)

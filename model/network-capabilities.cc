@@ -10,57 +10,101 @@
 namespace ns3
 {
 
-ExchangeMode
-NetworkCapabilities::Mode() const
+ExchangePattern
+NetworkCapabilities::RichestPattern() const
 {
     if (aggregation)
     {
-        return ExchangeMode::AGGREGATION;
+        return ExchangePattern::AGGREGATION;
     }
-    return multicast ? ExchangeMode::MULTICAST : ExchangeMode::UNICAST;
+    return multicast ? ExchangePattern::MULTICAST : ExchangePattern::ALL_TO_ALL;
+}
+
+bool
+NetworkCapabilities::Allows(ExchangePattern pattern) const
+{
+    switch (pattern)
+    {
+    case ExchangePattern::MULTICAST:
+        return multicast;
+    case ExchangePattern::AGGREGATION:
+        return aggregation && multicast;
+    default:
+        return true;
+    }
+}
+
+std::vector<ExchangePattern>
+NetworkCapabilities::AllowedPatterns() const
+{
+    std::vector<ExchangePattern> out;
+    for (ExchangePattern p : AllPatterns())
+    {
+        if (Allows(p))
+        {
+            out.push_back(p);
+        }
+    }
+    return out;
 }
 
 NetworkCapabilities
-NetworkCapabilities::ForMode(ExchangeMode mode)
+NetworkCapabilities::ForPattern(ExchangePattern pattern)
 {
     NetworkCapabilities c;
-    c.multicast = mode != ExchangeMode::UNICAST;
-    c.aggregation = mode == ExchangeMode::AGGREGATION;
+    c.multicast = !IsUnicastPattern(pattern);
+    c.aggregation = pattern == ExchangePattern::AGGREGATION;
     return c;
 }
 
-ExchangeMode
-NetworkCapabilities::ParseMode(const std::string& name)
+void
+NetworkCapabilities::SetSwitches(const std::string& list)
 {
-    if (name == "unicast")
+    bool m = false;
+    bool a = false;
+    std::size_t pos = 0;
+    bool any = false;
+    while (pos <= list.size())
     {
-        return ExchangeMode::UNICAST;
+        std::size_t comma = list.find(',', pos);
+        std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos
+                                                                        : comma - pos);
+        pos = comma == std::string::npos ? list.size() + 1 : comma + 1;
+        if (item == "unicast")
+        {
+            any = true;
+        }
+        else if (item == "multicast")
+        {
+            m = any = true;
+        }
+        else if (item == "aggregation")
+        {
+            m = a = any = true;
+        }
+        else
+        {
+            throw std::invalid_argument("capabilities: unknown item '" + item +
+                                        "' (expected a comma-separated list of unicast, "
+                                        "multicast, aggregation)");
+        }
     }
-    if (name == "multicast")
+    if (!any)
     {
-        return ExchangeMode::MULTICAST;
+        throw std::invalid_argument("capabilities: empty list");
     }
-    if (name == "aggregation")
-    {
-        return ExchangeMode::AGGREGATION;
-    }
-    throw std::invalid_argument("unknown mode '" + name +
-                                "' (expected unicast, multicast or aggregation)");
+    multicast = m;
+    aggregation = a;
 }
 
 std::string
-NetworkCapabilities::ModeName(ExchangeMode mode)
+NetworkCapabilities::SetName() const
 {
-    switch (mode)
+    if (aggregation)
     {
-    case ExchangeMode::UNICAST:
-        return "unicast";
-    case ExchangeMode::MULTICAST:
-        return "multicast";
-    case ExchangeMode::AGGREGATION:
-        return "aggregation";
+        return "unicast,multicast,aggregation";
     }
-    return "?";
+    return multicast ? "unicast,multicast" : "unicast";
 }
 
 bool

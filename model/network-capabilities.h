@@ -4,6 +4,8 @@
 #ifndef INTELLIGENT_NETWORK_NETWORK_CAPABILITIES_H
 #define INTELLIGENT_NETWORK_NETWORK_CAPABILITIES_H
 
+#include "exchange-pattern.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,20 +13,16 @@
 namespace ns3
 {
 
-/// How the members of a clique exchange their models.
-enum class ExchangeMode
-{
-    UNICAST,    ///< Every member sends its model to every other member.
-    MULTICAST,  ///< Every member sends once to the clique's group; routers replicate.
-    AGGREGATION ///< Members send to an in-line FPGA that sums; the sum is multicast back.
-};
 
 /**
  * \ingroup intelligent-network
  * \brief What the network can do: the "intelligent network" switches. Pure C++ value.
  *
- * The three modes are unicast (both switches off), multicast, and multicast + aggregation
- * (aggregation distributes its results by multicast, so it requires multicast).
+ * A capability set: unicast forwarding is always there; `multicast` adds router replication,
+ * `aggregation` in-line FPGAs (which distribute their results by multicast, so it requires
+ * multicast). The sets are unicast, unicast+multicast and unicast+multicast+aggregation; a
+ * set allows every pattern of the smaller sets (Allows), so more capability can only add
+ * choices.
  */
 struct NetworkCapabilities
 {
@@ -39,13 +37,20 @@ struct NetworkCapabilities
     uint32_t slotBytes = 8192;        ///< Payload bytes per slot (one segment's values).
     double aggregationTimeoutS = 0.5; ///< Straggler timeout for an incomplete slot.
 
-    /// The mode these switches give.
-    ExchangeMode Mode() const;
-    /// Capabilities with the switches of \p mode set (other fields default).
-    static NetworkCapabilities ForMode(ExchangeMode mode);
-    /// "unicast" | "multicast" | "aggregation"; throws std::invalid_argument otherwise.
-    static ExchangeMode ParseMode(const std::string& name);
-    static std::string ModeName(ExchangeMode mode);
+    /// The richest pattern the set allows (aggregation, else multicast, else all-to-all).
+    ExchangePattern RichestPattern() const;
+    /// True if the set allows \p pattern.
+    bool Allows(ExchangePattern pattern) const;
+    /// Every pattern the set allows, in enum order.
+    std::vector<ExchangePattern> AllowedPatterns() const;
+    /// The smallest set (other fields default) that allows \p pattern.
+    static NetworkCapabilities ForPattern(ExchangePattern pattern);
+    /// Set the switches from a list such as "unicast", "unicast,multicast" or
+    /// "unicast,multicast,aggregation" (order free; "unicast" may be left out; aggregation
+    /// implies multicast). Throws std::invalid_argument naming a bad item.
+    void SetSwitches(const std::string& list);
+    /// "unicast", "unicast,multicast" or "unicast,multicast,aggregation".
+    std::string SetName() const;
     /// True if \p device carries an FPGA.
     bool HasFpga(const std::string& device) const;
     /// Throws std::invalid_argument naming the bad field (zero slots, aggregation without

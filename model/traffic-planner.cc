@@ -171,14 +171,14 @@ TrafficPlanner::Aggregator(const std::vector<uint32_t>& members) const
 std::vector<TrafficFlow>
 TrafficPlanner::CliqueFlows(const std::vector<uint32_t>& members) const
 {
-    return CliqueFlows(members, m_caps.Mode());
+    return CliqueFlows(members, m_caps.RichestPattern());
 }
 
 TrafficFlow
 TrafficPlanner::UnicastFlow(uint32_t source, uint32_t receiver) const
 {
     TrafficFlow f;
-    f.kind = ExchangeMode::UNICAST;
+    f.kind = ExchangePattern::ALL_TO_ALL;
     f.sources = {source};
     f.receivers = {receiver};
     f.down = m_routes.ShortestPath(source, receiver);
@@ -194,7 +194,7 @@ TrafficPlanner::MulticastFlow(uint32_t source, const std::vector<uint32_t>& rece
 {
     const NetworkGraph& g = m_routes.Graph();
     TrafficFlow f;
-    f.kind = ExchangeMode::MULTICAST;
+    f.kind = ExchangePattern::MULTICAST;
     f.sources = {source};
     f.receivers = receivers;
     f.down = m_routes.Tree(source, receivers);
@@ -220,7 +220,7 @@ TrafficPlanner::AggregationFlow(const std::vector<uint32_t>& members, uint32_t a
 {
     const NetworkGraph& g = m_routes.Graph();
     TrafficFlow f;
-    f.kind = ExchangeMode::AGGREGATION;
+    f.kind = ExchangePattern::AGGREGATION;
     f.aggregator = agg;
     f.sources = members;
     f.receivers = members;
@@ -247,7 +247,7 @@ TrafficPlanner::AggregationFlow(const std::vector<uint32_t>& members, uint32_t a
 }
 
 std::vector<TrafficFlow>
-TrafficPlanner::CliqueFlows(const std::vector<uint32_t>& members, ExchangeMode mode) const
+TrafficPlanner::CliqueFlows(const std::vector<uint32_t>& members, ExchangePattern mode) const
 {
     std::vector<TrafficFlow> flows;
     if (members.size() < 2)
@@ -256,7 +256,7 @@ TrafficPlanner::CliqueFlows(const std::vector<uint32_t>& members, ExchangeMode m
     }
     switch (mode)
     {
-    case ExchangeMode::UNICAST:
+    case ExchangePattern::ALL_TO_ALL:
         for (uint32_t s : members)
         {
             for (uint32_t r : members)
@@ -268,7 +268,7 @@ TrafficPlanner::CliqueFlows(const std::vector<uint32_t>& members, ExchangeMode m
             }
         }
         break;
-    case ExchangeMode::MULTICAST:
+    case ExchangePattern::MULTICAST:
         for (uint32_t s : members)
         {
             std::vector<uint32_t> receivers;
@@ -282,9 +282,12 @@ TrafficPlanner::CliqueFlows(const std::vector<uint32_t>& members, ExchangeMode m
             flows.push_back(MulticastFlow(s, receivers));
         }
         break;
-    case ExchangeMode::AGGREGATION:
+    case ExchangePattern::AGGREGATION:
         flows.push_back(AggregationFlow(members));
         break;
+    default:
+        throw std::invalid_argument("traffic planner: pattern " + PatternName(mode) +
+                                    " is not planned yet");
     }
     return flows;
 }

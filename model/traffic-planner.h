@@ -25,7 +25,7 @@ namespace ns3
  */
 struct TrafficFlow
 {
-    ExchangeMode kind;
+    ExchangePattern kind;
     std::vector<uint32_t> sources;   ///< Island nodes.
     std::vector<uint32_t> receivers; ///< Island nodes.
     RoutePlanner::Path down;         ///< Path or tree towards the receivers.
@@ -58,7 +58,7 @@ class TrafficPlanner
     std::vector<TrafficFlow> CliqueFlows(const std::vector<uint32_t>& members) const;
     /// Streams of one clique in an explicit mode.
     std::vector<TrafficFlow> CliqueFlows(const std::vector<uint32_t>& members,
-                                         ExchangeMode mode) const;
+                                         ExchangePattern mode) const;
 
     /// One unicast stream \p source -> \p receiver.
     TrafficFlow UnicastFlow(uint32_t source, uint32_t receiver) const;

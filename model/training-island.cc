@@ -489,22 +489,22 @@ TrainingIsland::ComputeDone(uint32_t round)
         m_sendValues.erase(m_sendValues.begin());
     }
     m_computeFinished(round);
-    switch (plan.mode)
+    switch (plan.pattern)
     {
-    case ExchangeMode::UNICAST:
+    case ExchangePattern::ALL_TO_ALL:
         for (uint32_t target : plan.targets)
         {
             OpenStream(round, target, m_directory.at(target), m_port, IslandHeader::DATA,
                        {target});
         }
         break;
-    case ExchangeMode::MULTICAST:
+    case ExchangePattern::MULTICAST:
         if (!plan.targets.empty())
         {
             OpenStream(round, GROUP_TAG, plan.group, m_port, IslandHeader::DATA, plan.targets);
         }
         break;
-    case ExchangeMode::AGGREGATION:
+    case ExchangePattern::AGGREGATION:
         if (plan.peers.empty())
         {
             break;
@@ -519,6 +519,8 @@ TrainingIsland::ComputeDone(uint32_t round)
         m_lastSum[round] = Simulator::Now();
         Simulator::Schedule(m_aggregatorTimeout, &TrainingIsland::WatchAggregator, this, round);
         break;
+    default:
+        NS_ABORT_MSG("TrainingIsland: pattern " << PatternName(plan.pattern) << " not supported");
     }
     CheckRoundComplete();
 }
@@ -531,7 +533,7 @@ TrainingIsland::CheckRoundComplete()
         return;
     }
     const IslandRoundPlan& plan = PlanOf(m_round);
-    if (plan.mode == ExchangeMode::AGGREGATION && !plan.peers.empty() && !InFallback(m_round))
+    if (plan.pattern == ExchangePattern::AGGREGATION && !plan.peers.empty() && !InFallback(m_round))
     {
         auto it = m_in.find(Key(m_round, plan.aggregator));
         if (it == m_in.end() || !it->second.state.Complete())
@@ -581,7 +583,7 @@ TrainingIsland::Synchronize(uint32_t round)
     {
         return;
     }
-    if (plan.mode == ExchangeMode::AGGREGATION)
+    if (plan.pattern == ExchangePattern::AGGREGATION)
     {
         std::vector<double> sum;
         if (InFallback(round))
@@ -1127,7 +1129,7 @@ TrainingIsland::HandleData(const IslandHeader& h, Ptr<Packet> packet)
         return; // not a model this island waits for (e.g. transit multicast), or garbage
     }
     if ((h.flags & IslandHeader::FLAG_FALLBACK) &&
-        PlanOf(h.round).mode == ExchangeMode::AGGREGATION)
+        PlanOf(h.round).pattern == ExchangePattern::AGGREGATION)
     {
         StartFallback(h.round); // a peer gave up on the FPGA: send it our model too
     }
@@ -1164,7 +1166,7 @@ void
 TrainingIsland::HandleResult(const IslandHeader& h, Ptr<Packet> packet)
 {
     const IslandRoundPlan& plan = PlanOf(h.round);
-    if (plan.mode != ExchangeMode::AGGREGATION || h.island != plan.aggregator ||
+    if (plan.pattern != ExchangePattern::AGGREGATION || h.island != plan.aggregator ||
         h.extra != plan.cliqueKey || h.count == 0 || h.seq >= h.count || plan.peers.empty())
     {
         return; // e.g. the sums of another clique the same FPGA serves, passing through

@@ -36,7 +36,7 @@ struct IslandRoundPlan
 {
     int32_t clique = -1;         ///< Index of its clique in the round; -1 = sits out.
     uint16_t cliqueKey = 0;      ///< Network-wide id of the clique (period round, clique).
-    ExchangeMode mode = ExchangeMode::UNICAST;
+    ExchangePattern pattern = ExchangePattern::ALL_TO_ALL;
     std::vector<uint32_t> peers;   ///< Islands whose models it waits for.
     std::vector<uint32_t> targets; ///< Islands it sends its model to (unicast, multicast).
     Ipv4Address group;             ///< Multicast: its own group (one per source).

@@ -40,7 +40,7 @@ expect_error city-twice "twice.json:3: field 'rounds[0].cliques[1][0]': city 'FR
   --schedule="$TMP/twice.json"
 # Negative rate, unknown mode, segment too large for the MTU.
 expect_error negative-rate "--linkRate must not be negative" --linkRate=-10e9
-expect_error unknown-mode "unknown mode 'broadcast'" --mode=broadcast
+expect_error unknown-mode "unknown exchange pattern 'broadcast'" --mode=broadcast
 expect_error segment-mtu "more than the MTU" --segmentSize=9000
 
 finish_cases "all bad-input cases rejected clearly"

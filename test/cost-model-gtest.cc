@@ -144,8 +144,8 @@ TEST(CostModel, MulticastIsCheaperThanUnicastOnASharedLink)
     // its access link in both modes.
     NetworkGraph g = Dumbbell();
     CostParameters p = Params(1e8);
-    CostModel uni(g, NetworkCapabilities::ForMode(ExchangeMode::UNICAST), p);
-    CostModel multi(g, NetworkCapabilities::ForMode(ExchangeMode::MULTICAST), p);
+    CostModel uni(g, NetworkCapabilities::ForPattern(ExchangePattern::ALL_TO_ALL), p);
+    CostModel multi(g, NetworkCapabilities::ForPattern(ExchangePattern::MULTICAST), p);
     double tu = uni.Round(CostModel::NodeCliques{{0, 1, 2, 3}}).commS;
     double tm = multi.Round(CostModel::NodeCliques{{0, 1, 2, 3}}).commS;
     double bits = WireBits(1e8, 8000);
@@ -159,7 +159,7 @@ TEST(CostModel, AggregationIsTwoLatenciesPlusOneModel)
 {
     const double d = 0.02;
     NetworkGraph g = Graph({"A", "B", "C"}, {"X"}, {{"A", "X", d}, {"B", "X", d}, {"C", "X", d}});
-    NetworkCapabilities caps = NetworkCapabilities::ForMode(ExchangeMode::AGGREGATION);
+    NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
     caps.aggregationSlots = 1u << 20; // window larger than the model: no cap
     const double m = 1e8;
     CostModel cm(g, caps, Params(m));

@@ -26,13 +26,13 @@ const std::string kData = INTELLIGENT_NETWORK_DATA_DIR;
 /// A nine-city scenario with the 3x3 schedule.
 struct NineCity
 {
-    explicit NineCity(ExchangeMode mode, uint64_t model = 4000000, uint32_t rounds = 2)
+    explicit NineCity(ExchangePattern mode, uint64_t model = 4000000, uint32_t rounds = 2)
     {
         topology = TopologyReader::ReadFile(kData + "/nine-city.topology");
         scenario.SetTopology(topology);
         scenario.SetSchedule(
             Schedule::Load(kData + "/schedules/3x3-rotating.json", topology.CityCodes()));
-        scenario.SetCapabilities(NetworkCapabilities::ForMode(mode));
+        scenario.SetCapabilities(NetworkCapabilities::ForPattern(mode));
         scenario.SetRounds(rounds);
         scenario.SetIslandAttribute("ModelBytes", UintegerValue(model));
         modelBytes = model;
@@ -104,9 +104,9 @@ Triangle()
 class LinkFailureTestCase : public TestCase
 {
   public:
-    LinkFailureTestCase(ExchangeMode mode, std::string a, std::string b, bool nineCity)
+    LinkFailureTestCase(ExchangePattern mode, std::string a, std::string b, bool nineCity)
         : TestCase("link " + a + "-" + b + " fails mid-round (" +
-                   NetworkCapabilities::ModeName(mode) + ")"),
+                   PatternName(mode) + ")"),
           m_mode(mode),
           m_a(std::move(a)),
           m_b(std::move(b)),
@@ -130,7 +130,7 @@ class LinkFailureTestCase : public TestCase
             s.SetTopology(Triangle());
             s.SetSchedule(Schedule("ab", {ScheduleRound{{{"A", "B"}}}}));
         }
-        s.SetCapabilities(NetworkCapabilities::ForMode(m_mode));
+        s.SetCapabilities(NetworkCapabilities::ForPattern(m_mode));
         s.SetRounds(2);
         s.SetIslandAttribute("ModelBytes", UintegerValue(m_model));
         s.Build();
@@ -180,7 +180,7 @@ class LinkFailureTestCase : public TestCase
         }
     }
 
-    ExchangeMode m_mode;
+    ExchangePattern m_mode;
     std::string m_a;
     std::string m_b;
     bool m_nineCity;
@@ -210,7 +210,7 @@ class FpgaFailureTestCase : public TestCase
         ScenarioHelper s;
         s.SetTopology(StarTopology(3, 10e9, 2e-3));
         s.SetSchedule(Schedule("leaves", {ScheduleRound{{{"L0", "L1", "L2"}}}}));
-        NetworkCapabilities caps = NetworkCapabilities::ForMode(ExchangeMode::AGGREGATION);
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
         caps.aggregationTimeoutS = timeout;
         s.SetCapabilities(caps);
         s.SetRounds(2);
@@ -268,7 +268,7 @@ class StragglerTestCase : public TestCase
     void DoRun() override
     {
         const double compute = 0.05;
-        NineCity nc(ExchangeMode::UNICAST, 2000000, 2);
+        NineCity nc(ExchangePattern::ALL_TO_ALL, 2000000, 2);
         nc.scenario.SetIslandAttribute("ComputeTime", TimeValue(Seconds(compute)));
         nc.scenario.Build();
         nc.scenario.SetIslandAttribute("NYC", "ComputeTime", TimeValue(Seconds(10 * compute)));
@@ -306,8 +306,8 @@ class StragglerTestCase : public TestCase
 class LossLevelsTestCase : public TestCase
 {
   public:
-    explicit LossLevelsTestCase(ExchangeMode mode)
-        : TestCase(std::string("loss 0.1%, 1%, 5% with ") + NetworkCapabilities::ModeName(mode)),
+    explicit LossLevelsTestCase(ExchangePattern mode)
+        : TestCase(std::string("loss 0.1%, 1%, 5% with ") + PatternName(mode)),
           m_mode(mode)
     {
     }
@@ -342,7 +342,7 @@ class LossLevelsTestCase : public TestCase
             for (const auto& ir : r.islandRounds)
             {
                 retx += ir.retransmittedSegments;
-                if (m_mode != ExchangeMode::AGGREGATION)
+                if (m_mode != ExchangePattern::AGGREGATION)
                 {
                     NS_TEST_EXPECT_MSG_EQ(ir.bytesReceived, 2u * 2000000, ir.island);
                 }
@@ -354,14 +354,14 @@ class LossLevelsTestCase : public TestCase
             }
             std::printf("    %s, loss %.1f%%: %.1f ms vs %.1f ms loss-free (x%.2f), %llu "
                         "segments resent\n",
-                        NetworkCapabilities::ModeName(m_mode).c_str(), loss * 100,
+                        PatternName(m_mode).c_str(), loss * 100,
                         r.simTimeS * 1e3, clean.simTimeS * 1e3, r.simTimeS / clean.simTimeS,
                         static_cast<unsigned long long>(retx));
             NS_TEST_EXPECT_MSG_GT_OR_EQ(r.simTimeS, clean.simTimeS * 0.999, "loss is not free");
         }
     }
 
-    ExchangeMode m_mode;
+    ExchangePattern m_mode;
 };
 
 class FaultToleranceTestSuite : public TestSuite
@@ -370,17 +370,17 @@ class FaultToleranceTestSuite : public TestSuite
     FaultToleranceTestSuite()
         : TestSuite("intelligent-network-faults", UNIT)
     {
-        AddTestCase(new LinkFailureTestCase(ExchangeMode::UNICAST, "SEO1", "TYO2", true),
+        AddTestCase(new LinkFailureTestCase(ExchangePattern::ALL_TO_ALL, "SEO1", "TYO2", true),
                     TestCase::QUICK);
-        AddTestCase(new LinkFailureTestCase(ExchangeMode::MULTICAST, "SEO1", "TYO2", true),
+        AddTestCase(new LinkFailureTestCase(ExchangePattern::MULTICAST, "SEO1", "TYO2", true),
                     TestCase::QUICK);
-        AddTestCase(new LinkFailureTestCase(ExchangeMode::UNICAST, "AD", "BD", false),
+        AddTestCase(new LinkFailureTestCase(ExchangePattern::ALL_TO_ALL, "AD", "BD", false),
                     TestCase::QUICK);
         AddTestCase(new FpgaFailureTestCase, TestCase::QUICK);
         AddTestCase(new StragglerTestCase, TestCase::QUICK);
-        AddTestCase(new LossLevelsTestCase(ExchangeMode::UNICAST), TestCase::QUICK);
-        AddTestCase(new LossLevelsTestCase(ExchangeMode::MULTICAST), TestCase::QUICK);
-        AddTestCase(new LossLevelsTestCase(ExchangeMode::AGGREGATION), TestCase::QUICK);
+        AddTestCase(new LossLevelsTestCase(ExchangePattern::ALL_TO_ALL), TestCase::QUICK);
+        AddTestCase(new LossLevelsTestCase(ExchangePattern::MULTICAST), TestCase::QUICK);
+        AddTestCase(new LossLevelsTestCase(ExchangePattern::AGGREGATION), TestCase::QUICK);
     }
 };
 

@@ -21,9 +21,9 @@ const std::string kData = INTELLIGENT_NETWORK_DATA_DIR;
 class FluidAgreementTestCase : public TestCase
 {
   public:
-    FluidAgreementTestCase(ExchangeMode mode, const std::string& schedule, double linkRate)
+    FluidAgreementTestCase(ExchangePattern mode, const std::string& schedule, double linkRate)
         : TestCase("fluid vs packet, nine cities, " + schedule + ", " +
-                   NetworkCapabilities::ModeName(mode) + ", " + std::to_string(int(linkRate / 1e9)) +
+                   PatternName(mode) + ", " + std::to_string(int(linkRate / 1e9)) +
                    " Gbps"),
           m_mode(mode),
           m_schedule(schedule),
@@ -44,7 +44,7 @@ class FluidAgreementTestCase : public TestCase
             Schedule::Load(kData + "/schedules/" + m_schedule + ".json", topo.CityCodes());
         NetworkGraphOptions options;
         options.privateRateBps = m_linkRate;
-        NetworkCapabilities caps = NetworkCapabilities::ForMode(m_mode);
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(m_mode);
 
         CostParameters params;
         params.modelBytes = model;
@@ -77,7 +77,7 @@ class FluidAgreementTestCase : public TestCase
         Simulator::Destroy();
     }
 
-    ExchangeMode m_mode;
+    ExchangePattern m_mode;
     std::string m_schedule;
     double m_linkRate;
 };
@@ -88,8 +88,8 @@ class FluidAgreementTestSuite : public TestSuite
     FluidAgreementTestSuite()
         : TestSuite("intelligent-network-fluid", UNIT)
     {
-        for (ExchangeMode mode :
-             {ExchangeMode::UNICAST, ExchangeMode::MULTICAST, ExchangeMode::AGGREGATION})
+        for (ExchangePattern mode :
+             {ExchangePattern::ALL_TO_ALL, ExchangePattern::MULTICAST, ExchangePattern::AGGREGATION})
         {
             for (const char* schedule : {"3x3-rotating", "all-in-one"})
             {

@@ -27,6 +27,6 @@ expect_error disconnected "disconnected" --topology="$TMP/split.topology"
 expect_error too-many-islands "ZZZ" --islands=AMS,FRA,ZZZ
 expect_error zero-bandwidth "linkRate" --linkRate=0
 expect_error negative-bandwidth "linkRate" --linkRate=-1e9
-expect_error bad-mode "mode" --mode=anycast
+expect_error bad-mode "pattern" --mode=anycast
 expect_error duplicate-island "twice" --islands=AMS,FRA,AMS
 finish_cases "all impossible inputs rejected clearly"

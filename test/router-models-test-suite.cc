@@ -74,16 +74,16 @@ class MulticastBytesPerLinkTestCase : public TestCase
     void DoRun() override
     {
         const uint64_t model = 2000000;
-        for (ExchangeMode mode : {ExchangeMode::MULTICAST, ExchangeMode::UNICAST})
+        for (ExchangePattern mode : {ExchangePattern::MULTICAST, ExchangePattern::ALL_TO_ALL})
         {
             ScenarioHelper s;
             s.SetTopology(StarTopology(4, 10e9, 2e-3, kAccessRate));
             s.SetSchedule(AllLeaves(4));
-            s.SetCapabilities(NetworkCapabilities::ForMode(mode));
+            s.SetCapabilities(NetworkCapabilities::ForPattern(mode));
             s.SetIslandAttribute("ModelBytes", UintegerValue(model));
             ScenarioResult r = s.Run();
             NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
-            uint64_t copies = mode == ExchangeMode::MULTICAST ? 1 : 3;
+            uint64_t copies = mode == ExchangePattern::MULTICAST ? 1 : 3;
             for (int i = 0; i < 4; ++i)
             {
                 std::string leaf = "L" + std::to_string(i);
@@ -116,13 +116,13 @@ class OneToManyTestCase : public TestCase
     }
 
   private:
-    double RunOnce(ExchangeMode mode)
+    double RunOnce(ExchangePattern mode)
     {
         const uint32_t k = 4;
         ScenarioHelper s;
         s.SetTopology(StarTopology(k + 1, 10e9, 3e-3, kAccessRate));
         s.SetSchedule(AllLeaves(k + 1));
-        s.SetCapabilities(NetworkCapabilities::ForMode(mode));
+        s.SetCapabilities(NetworkCapabilities::ForPattern(mode));
         s.SetIslandAttribute("ModelBytes", UintegerValue(m_model));
         s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
         s.Build();
@@ -154,8 +154,8 @@ class OneToManyTestCase : public TestCase
     {
         double one = PacedTransferTime(m_model, 8192, {kAccessRate, 10e9, 10e9, kAccessRate},
                                        {kAccessLatency, 3e-3, 3e-3, kAccessLatency});
-        double multicast = RunOnce(ExchangeMode::MULTICAST);
-        double unicast = RunOnce(ExchangeMode::UNICAST);
+        double multicast = RunOnce(ExchangePattern::MULTICAST);
+        double unicast = RunOnce(ExchangePattern::ALL_TO_ALL);
         NS_TEST_EXPECT_MSG_EQ_TOL(multicast, one, 0.02 * one,
                                   "multicast " << multicast << " s vs one transfer " << one);
         double four = 4 * (one - 6.02e-3) + 6.02e-3;
@@ -176,12 +176,12 @@ class AggregationAnalyticTestCase : public TestCase
     }
 
   private:
-    ScenarioResult RunMode(ExchangeMode mode)
+    ScenarioResult RunMode(ExchangePattern mode)
     {
         ScenarioHelper s;
         s.SetTopology(StarTopology(m_k, m_rate, m_d, kAccessRate));
         s.SetSchedule(AllLeaves(m_k));
-        NetworkCapabilities caps = NetworkCapabilities::ForMode(mode);
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(mode);
         caps.fpgaOnAllDevices = false;
         caps.fpgaDevices = {"HUBD"};
         s.SetCapabilities(caps);
@@ -200,7 +200,7 @@ class AggregationAnalyticTestCase : public TestCase
         double wLast = WireFormat::WireBytes(m_model - (n - 1) * 8192) * 8.0;
         double hop = 2 * (wLast / kAccessRate + kAccessLatency) + 2 * (wLast / m_rate + m_d);
 
-        ScenarioResult agg = RunMode(ExchangeMode::AGGREGATION);
+        ScenarioResult agg = RunMode(ExchangePattern::AGGREGATION);
         NS_TEST_ASSERT_MSG_EQ(agg.complete, true, agg.error);
         double expectedAgg = m_compute + (n - 1) * w / m_rate + hop +
                              m_k * wLast / defaults.fpgaThroughputBps + defaults.fpgaLatencyS;
@@ -214,7 +214,7 @@ class AggregationAnalyticTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(agg.fpgas[0].contributions, m_k * n, "k contributions/segment");
         NS_TEST_EXPECT_MSG_EQ(agg.fpgas[0].results, n, "one sum per segment");
 
-        ScenarioResult uni = RunMode(ExchangeMode::UNICAST);
+        ScenarioResult uni = RunMode(ExchangePattern::ALL_TO_ALL);
         NS_TEST_ASSERT_MSG_EQ(uni.complete, true, uni.error);
         double expectedUni = m_compute + (m_k - 1) * (n - 1) * w / m_rate + hop;
         double measuredUni = LongestRound(uni);
@@ -253,7 +253,7 @@ class SlotBackPressureTestCase : public TestCase
         ScenarioHelper s;
         s.SetTopology(StarTopology({far, 1e-3, 1e-3}, 10e9, kAccessRate));
         s.SetSchedule(AllLeaves(3));
-        NetworkCapabilities caps = NetworkCapabilities::ForMode(ExchangeMode::AGGREGATION);
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
         caps.aggregationSlots = slots;
         s.SetCapabilities(caps);
         s.SetIslandAttribute("ModelBytes", UintegerValue(model));
@@ -285,9 +285,9 @@ class SlotBackPressureTestCase : public TestCase
 class ExactUnderLossTestCase : public TestCase
 {
   public:
-    explicit ExactUnderLossTestCase(ExchangeMode mode)
+    explicit ExactUnderLossTestCase(ExchangePattern mode)
         : TestCase(std::string("1% loss, nine cities: values exact with ") +
-                   NetworkCapabilities::ModeName(mode)),
+                   PatternName(mode)),
           m_mode(mode)
     {
     }
@@ -301,7 +301,7 @@ class ExactUnderLossTestCase : public TestCase
         ScenarioHelper s;
         s.SetTopology(topo);
         s.SetSchedule(Schedule::Load(kData + "/schedules/3x3-rotating.json", topo.CityCodes()));
-        s.SetCapabilities(NetworkCapabilities::ForMode(m_mode));
+        s.SetCapabilities(NetworkCapabilities::ForPattern(m_mode));
         s.SetRounds(rounds);
         s.SetLossRate(0.01);
         s.SetIslandAttribute("ModelBytes", UintegerValue(2000000));
@@ -320,7 +320,7 @@ class ExactUnderLossTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_GT(repaired, 0u, "1% loss must have been repaired");
         // Each island verifies two peers' vectors (multicast) or one sum (aggregation) a round.
-        uint64_t perRound = m_mode == ExchangeMode::AGGREGATION ? values : 2 * values;
+        uint64_t perRound = m_mode == ExchangePattern::AGGREGATION ? values : 2 * values;
         for (const auto& city : s.GetIslandCities())
         {
             Ptr<TrainingIsland> app = s.GetIsland(city);
@@ -331,7 +331,7 @@ class ExactUnderLossTestCase : public TestCase
         Simulator::Destroy();
     }
 
-    ExchangeMode m_mode;
+    ExchangePattern m_mode;
 };
 
 /// Sums that leave the int32 range are detected and reported, never passed silently.
@@ -349,7 +349,7 @@ class OverflowReportedTestCase : public TestCase
         ScenarioHelper s;
         s.SetTopology(StarTopology(3, 10e9, 1e-3, kAccessRate));
         s.SetSchedule(AllLeaves(3));
-        s.SetCapabilities(NetworkCapabilities::ForMode(ExchangeMode::AGGREGATION));
+        s.SetCapabilities(NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION));
         s.SetIslandAttribute("ModelBytes", UintegerValue(400000));
         s.SetIslandAttribute("CheckValues", UintegerValue(4000));
         // Scale 2^30: one value in [-1, 1] fits int32, a sum of three often does not.
@@ -387,7 +387,7 @@ class RouterConfigurationErrorTestCase : public TestCase
         ScenarioHelper s;
         s.SetTopology(ChainTopology({10e9, 10e9}, {1e-3, 1e-3}));
         s.SetSchedule(Schedule("pair", {ScheduleRound{{{"C0", "C1"}}}}));
-        NetworkCapabilities caps = NetworkCapabilities::ForMode(ExchangeMode::AGGREGATION);
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
         setup(s, caps);
         s.SetCapabilities(caps);
         std::string message;
@@ -437,8 +437,8 @@ class RouterModelsTestSuite : public TestSuite
         AddTestCase(new OneToManyTestCase, TestCase::QUICK);
         AddTestCase(new AggregationAnalyticTestCase, TestCase::QUICK);
         AddTestCase(new SlotBackPressureTestCase, TestCase::QUICK);
-        AddTestCase(new ExactUnderLossTestCase(ExchangeMode::MULTICAST), TestCase::QUICK);
-        AddTestCase(new ExactUnderLossTestCase(ExchangeMode::AGGREGATION), TestCase::QUICK);
+        AddTestCase(new ExactUnderLossTestCase(ExchangePattern::MULTICAST), TestCase::QUICK);
+        AddTestCase(new ExactUnderLossTestCase(ExchangePattern::AGGREGATION), TestCase::QUICK);
         AddTestCase(new OverflowReportedTestCase, TestCase::QUICK);
         AddTestCase(new RouterConfigurationErrorTestCase, TestCase::QUICK);
     }

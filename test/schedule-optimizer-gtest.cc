@@ -101,21 +101,21 @@ TEST(ScheduleOptimizer, HeuristicIsWithinOnePercentOfTheExhaustiveOptimum)
     struct Case
     {
         std::vector<std::string> islands;
-        ExchangeMode mode;
+        ExchangePattern mode;
         double rate;
         double modelBytes;
         double computeS;
     };
     const std::vector<Case> cases{
-        {{"AMS", "FRA", "LON", "NYC", "LAX"}, ExchangeMode::UNICAST, 10e9, 1e9, 0},
-        {{"AMS", "FRA", "NYC", "SEO", "TYO", "SIN"}, ExchangeMode::UNICAST, 10e9, 1e8, 0.05},
-        {{"AMS", "BAR", "LON", "NYC", "LAX", "TYO"}, ExchangeMode::MULTICAST, 100e9, 1e9, 0},
-        {{"FRA", "LON", "NYC", "LAX", "SIN"}, ExchangeMode::AGGREGATION, 10e9, 1e9, 0.01},
+        {{"AMS", "FRA", "LON", "NYC", "LAX"}, ExchangePattern::ALL_TO_ALL, 10e9, 1e9, 0},
+        {{"AMS", "FRA", "NYC", "SEO", "TYO", "SIN"}, ExchangePattern::ALL_TO_ALL, 10e9, 1e8, 0.05},
+        {{"AMS", "BAR", "LON", "NYC", "LAX", "TYO"}, ExchangePattern::MULTICAST, 100e9, 1e9, 0},
+        {{"FRA", "LON", "NYC", "LAX", "SIN"}, ExchangePattern::AGGREGATION, 10e9, 1e9, 0.01},
     };
     for (const Case& c : cases)
     {
         NetworkGraph g = NineCity(c.rate);
-        CostModel cm(g, NetworkCapabilities::ForMode(c.mode), Params(c.modelBytes, c.computeS));
+        CostModel cm(g, NetworkCapabilities::ForPattern(c.mode), Params(c.modelBytes, c.computeS));
         for (std::size_t period : {1u, 2u})
         {
             OptimizerOptions o;
@@ -125,7 +125,7 @@ TEST(ScheduleOptimizer, HeuristicIsWithinOnePercentOfTheExhaustiveOptimum)
             ScheduleOptimizer heuristic(cm, c.islands, o);
             OptimizerResult e = exhaustive.Exhaustive(period);
             OptimizerResult h = heuristic.Heuristic(period);
-            std::string what = NetworkCapabilities::ModeName(c.mode) +
+            std::string what = PatternName(c.mode) +
                                " n=" + std::to_string(c.islands.size()) + " period " +
                                std::to_string(period) + ": heuristic " + h.schedule.Describe() +
                                " vs exhaustive " + e.schedule.Describe();
@@ -140,7 +140,7 @@ TEST(ScheduleOptimizer, DeterministicForASeedAndNeverWorseThanABaseline)
 {
     Topology t = SyntheticTopology::Generate({12, 5});
     NetworkGraph g = NetworkGraph::FromTopology(t);
-    CostModel cm(g, NetworkCapabilities::ForMode(ExchangeMode::MULTICAST), Params(2e8, 0.02));
+    CostModel cm(g, NetworkCapabilities::ForPattern(ExchangePattern::MULTICAST), Params(2e8, 0.02));
     OptimizerOptions o;
     o.maxPeriod = 2;
     o.iterations = 500;

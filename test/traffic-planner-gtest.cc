@@ -59,7 +59,7 @@ TEST(TrafficPlanner, UnicastIsEveryOrderedPair)
     ASSERT_EQ(flows.size(), 6u);
     for (const auto& f : flows)
     {
-        EXPECT_EQ(f.kind, ExchangeMode::UNICAST);
+        EXPECT_EQ(f.kind, ExchangePattern::ALL_TO_ALL);
         EXPECT_EQ(TotalUsage(f, g.ResourceCount()), f.down.size());
         EXPECT_NEAR(f.latencyS, routes.PathLatency(f.sources[0], f.receivers[0]), 1e-12);
     }
@@ -70,7 +70,7 @@ TEST(TrafficPlanner, MulticastChargesEachTreeEdgeOnce)
 {
     NetworkGraph g = NineCity();
     RoutePlanner routes(g);
-    NetworkCapabilities caps = NetworkCapabilities::ForMode(ExchangeMode::MULTICAST);
+    NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::MULTICAST);
     TrafficPlanner tp(routes, caps);
     auto m = Nodes(g, {"AMS", "BAR", "FRA", "LAX", "LON", "NYC", "SEO", "SIN", "TYO"});
     auto flows = tp.CliqueFlows(m);
@@ -96,7 +96,7 @@ TEST(TrafficPlanner, AggregationPicksAnOnPathFpgaAndChargesIt)
 {
     NetworkGraph g = NineCity();
     RoutePlanner routes(g);
-    NetworkCapabilities caps = NetworkCapabilities::ForMode(ExchangeMode::AGGREGATION);
+    NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
     TrafficPlanner tp(routes, caps);
     auto m = Nodes(g, {"AMS", "FRA", "LON"});
     auto flows = tp.CliqueFlows(m);

@@ -34,9 +34,9 @@ MaxDifference(const std::vector<std::shared_ptr<ProxyLearner>>& a,
 class PacketEqualsFluidTrainingTestCase : public TestCase
 {
   public:
-    PacketEqualsFluidTrainingTestCase(ExchangeMode mode, double loss)
+    PacketEqualsFluidTrainingTestCase(ExchangePattern mode, double loss)
         : TestCase(std::string("packet-level training equals TrainingRun: ") +
-                   NetworkCapabilities::ModeName(mode) + (loss > 0 ? ", 1% loss" : "")),
+                   PatternName(mode) + (loss > 0 ? ", 1% loss" : "")),
           m_mode(mode),
           m_loss(loss)
     {
@@ -67,7 +67,7 @@ class PacketEqualsFluidTrainingTestCase : public TestCase
         ScenarioHelper s;
         s.SetTopology(topo);
         s.SetSchedule(sched);
-        s.SetCapabilities(NetworkCapabilities::ForMode(m_mode));
+        s.SetCapabilities(NetworkCapabilities::ForPattern(m_mode));
         s.SetRounds(rounds);
         s.SetLossRate(m_loss);
         s.SetIslandAttribute("ModelBytes", UintegerValue(1000000));
@@ -89,11 +89,11 @@ class PacketEqualsFluidTrainingTestCase : public TestCase
         TrainingRunConfig config;
         config.rounds = rounds;
         config.localSteps = localSteps;
-        config.sync = m_mode == ExchangeMode::AGGREGATION ? SyncMode::FIXED_POINT
+        config.sync = m_mode == ExchangePattern::AGGREGATION ? SyncMode::FIXED_POINT
                                                           : SyncMode::EXACT;
         TrainingRunResult ref = reference.Run(config, TrainingRun::Periodic({1.0}));
         double diff = MaxDifference(learners, reference.Learners());
-        double tolerance = m_mode == ExchangeMode::AGGREGATION ? 0.0 : 1e-9;
+        double tolerance = m_mode == ExchangePattern::AGGREGATION ? 0.0 : 1e-9;
         NS_TEST_EXPECT_MSG_LT_OR_EQ(diff, tolerance,
                                     "vectors differ from TrainingRun by " << diff);
         // And training did something.
@@ -102,7 +102,7 @@ class PacketEqualsFluidTrainingTestCase : public TestCase
         Simulator::Destroy();
     }
 
-    ExchangeMode m_mode;
+    ExchangePattern m_mode;
     double m_loss;
 };
 
@@ -137,7 +137,7 @@ class ColocatedEquivalenceTestCase : public TestCase
         ScenarioHelper s;
         s.SetTopology(topo);
         s.SetSchedule(sched);
-        s.SetCapabilities(NetworkCapabilities::ForMode(ExchangeMode::MULTICAST));
+        s.SetCapabilities(NetworkCapabilities::ForPattern(ExchangePattern::MULTICAST));
         s.SetRounds(rounds);
         s.SetIslandAttribute("ModelBytes", UintegerValue(200000));
         s.SetIslandAttribute("LocalSteps", UintegerValue(localSteps));
@@ -166,12 +166,12 @@ class TrainingProxyTestSuite : public TestSuite
     TrainingProxyTestSuite()
         : TestSuite("intelligent-network-training", UNIT)
     {
-        for (ExchangeMode mode :
-             {ExchangeMode::UNICAST, ExchangeMode::MULTICAST, ExchangeMode::AGGREGATION})
+        for (ExchangePattern mode :
+             {ExchangePattern::ALL_TO_ALL, ExchangePattern::MULTICAST, ExchangePattern::AGGREGATION})
         {
             AddTestCase(new PacketEqualsFluidTrainingTestCase(mode, 0.0), TestCase::QUICK);
         }
-        AddTestCase(new PacketEqualsFluidTrainingTestCase(ExchangeMode::AGGREGATION, 0.01),
+        AddTestCase(new PacketEqualsFluidTrainingTestCase(ExchangePattern::AGGREGATION, 0.01),
                     TestCase::QUICK);
         AddTestCase(new ColocatedEquivalenceTestCase, TestCase::QUICK);
     }
