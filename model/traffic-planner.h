@@ -5,6 +5,7 @@
 #define INTELLIGENT_NETWORK_TRAFFIC_PLANNER_H
 
 #include "max-min-allocator.h"
+#include "exchange-pattern.h"
 #include "network-capabilities.h"
 #include "route-planner.h"
 
@@ -33,6 +34,61 @@ struct TrafficFlow
     int64_t aggregator = -1;         ///< Aggregation: the FPGA's device node.
     FlowUsage usage;                 ///< Resources per unit rate (links, FPGA).
     double latencyS = 0;             ///< Propagation until the last receiver has a byte's result.
+    double fraction = 1.0;           ///< Share of the model it carries (ring chunks, trees).
+};
+
+/**
+ * \brief One FPGA of a clique's aggregation (reduction) tree.
+ *
+ * The FPGA on \c device sums, per slot, the contributions of \c members (islands whose
+ * contribution reaches it first) and the partial sums of \c children (FPGA devices), and
+ * sends one partial sum to \c parent (the root, parent -1, has the clique's sum and sends it
+ * down the result tree by multicast). Each edge of the reduction tree carries exactly one
+ * (partial) copy of the model up and one copy of the result down.
+ */
+struct AggregationNode
+{
+    uint32_t device;                ///< Device node carrying the FPGA.
+    int64_t parent = -1;            ///< Device node of the parent FPGA; -1 for the root.
+    std::vector<uint32_t> members;  ///< Island nodes whose contributions it sums directly.
+    std::vector<uint32_t> children; ///< Device nodes of the child FPGAs it sums.
+    RoutePlanner::Path up;          ///< Hops its partial sum travels to the parent (empty: root).
+};
+
+/**
+ * \brief The structure of one clique's exchange under one pattern: who sends what to whom.
+ *
+ * Produced by TrafficPlanner::Exchange and read by both the fluid CostModel (\c phases) and
+ * the ns-3 exchange classes (the structural fields), so that both simulate the same exchange.
+ * Member indices below index \c members.
+ *
+ * - ALL_TO_ALL: one phase, one unicast flow per ordered pair, whole model each.
+ * - MULTICAST: one phase, one multicast flow per member (its source tree), whole model each.
+ * - RING: \c members is the ring order (member i sends to member i+1 mod k). The model is cut
+ *   into k chunks; 2(k-1) phases (k-1 reduce-scatter steps, then k-1 all-gather steps), each
+ *   with k flows i -> i+1 of one chunk (fraction 1/k).
+ * - TREE: \c trees holds the parent (member index, -1 for the root) of every member in each
+ *   tree (a double binary tree has two, each carrying fraction 1/trees.size() of the model,
+ *   every member interior in at most one). Reduction up then broadcast down, pipelined in
+ *   \c chunkBytes chunks: a member forwards chunk c as soon as it has it from all children.
+ * - PARAMETER_SERVER: \c server is the member index of the server; two phases: every other
+ *   member pushes its whole model to the server, then the server sends the average back.
+ * - AGGREGATION: \c aggregation is the reduction tree over FPGAs (root first; a single node
+ *   for the one-point design); one phase with one flow (the contributions up and the result
+ *   down, see TrafficFlow).
+ */
+struct CliqueExchange
+{
+    ExchangePattern pattern = ExchangePattern::ALL_TO_ALL;
+    std::vector<uint32_t> members; ///< Island nodes, in the pattern's order (see above).
+    /// Fluid phases: the flows of phase p+1 start when every flow of phase p has finished
+    /// (its last bit arrived). TrafficFlow::fraction scales the model bytes a flow carries.
+    std::vector<std::vector<TrafficFlow>> phases;
+    std::vector<std::vector<int32_t>> trees; ///< TREE: parent member index per tree.
+    double chunkBytes = 0;                   ///< TREE: pipelining chunk (payload bytes).
+    int32_t server = -1;                     ///< PARAMETER_SERVER: member index of the server.
+    std::vector<AggregationNode> aggregation; ///< AGGREGATION: reduction tree, root first.
+    RoutePlanner::Path resultTree; ///< AGGREGATION: the root's multicast tree to the members.
 };
 
 /**

@@ -13,5 +13,9 @@ type_arg=()
 if [ -n "${BUILD_TYPE:-}" ] || [ ! -f "$BUILD/CMakeCache.txt" ]; then
     type_arg=(-DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}")
 fi
-cmake -S "$ROOT" -B "$BUILD" "${type_arg[@]}" >/dev/null
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache) # optional: faster rebuilds where present
+fi
+cmake -S "$ROOT" -B "$BUILD" "${type_arg[@]}" "${launcher[@]}" >/dev/null
 cmake --build "$BUILD" -j "$JOBS" "$@"
