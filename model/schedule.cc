@@ -39,6 +39,11 @@ CheckRounds(const std::vector<ScheduleRound>& rounds,
         {
             fail("/rounds/" + std::to_string(r) + "/cliques", "a round needs at least one clique");
         }
+        if (!rounds[r].patterns.empty() && rounds[r].patterns.size() != cliques.size())
+        {
+            fail("/rounds/" + std::to_string(r) + "/patterns",
+                 "needs one pattern per clique (" + std::to_string(cliques.size()) + ")");
+        }
         for (std::size_t c = 0; c < cliques.size(); ++c)
         {
             std::string cp = "/rounds/" + std::to_string(r) + "/cliques/" + std::to_string(c);
@@ -64,6 +69,12 @@ CheckRounds(const std::vector<ScheduleRound>& rounds,
 }
 
 } // namespace
+
+ExchangePattern
+ScheduleRound::PatternOf(std::size_t c, ExchangePattern fallback) const
+{
+    return c < patterns.size() ? patterns[c] : fallback;
+}
 
 Schedule::Schedule(std::string name, std::vector<ScheduleRound> rounds, std::string description)
     : m_name(std::move(name)),
@@ -135,6 +146,13 @@ Schedule::Parse(const std::string& file,
         {
             doc.Fail(rp, "a round must be an object with a \"cliques\" array");
         }
+        for (auto it = round.begin(); it != round.end(); ++it)
+        {
+            if (it.key() != "cliques" && it.key() != "patterns")
+            {
+                doc.Fail(rp + "/" + it.key(), "unknown field (expected cliques, patterns)");
+            }
+        }
         const auto& cliques = round["cliques"];
         if (!cliques.is_array())
         {
@@ -158,6 +176,30 @@ Schedule::Parse(const std::string& file,
                 clique.push_back(TextUtil::Upper(cliques[c][m].get<std::string>()));
             }
             sr.cliques.push_back(clique);
+        }
+        if (round.contains("patterns"))
+        {
+            const auto& patterns = round["patterns"];
+            if (!patterns.is_array())
+            {
+                doc.Fail(rp + "/patterns", "must be an array with one pattern per clique");
+            }
+            for (std::size_t c = 0; c < patterns.size(); ++c)
+            {
+                std::string pp = rp + "/patterns/" + std::to_string(c);
+                if (!patterns[c].is_string())
+                {
+                    doc.Fail(pp, "a pattern must be a string");
+                }
+                try
+                {
+                    sr.patterns.push_back(ParsePattern(patterns[c].get<std::string>()));
+                }
+                catch (const std::invalid_argument& e)
+                {
+                    doc.Fail(pp, e.what());
+                }
+            }
         }
         s.m_rounds.push_back(sr);
     }
@@ -193,7 +235,17 @@ Schedule::ToJson() const
         {
             cliques.push_back(c);
         }
-        os << "    {\"cliques\": " << cliques.dump() << "}"
+        os << "    {\"cliques\": " << cliques.dump();
+        if (!m_rounds[r].patterns.empty())
+        {
+            nlohmann::json patterns = nlohmann::json::array();
+            for (ExchangePattern p : m_rounds[r].patterns)
+            {
+                patterns.push_back(PatternName(p));
+            }
+            os << ", \"patterns\": " << patterns.dump();
+        }
+        os << "}"
            << (r + 1 < m_rounds.size() ? "," : "") << "\n";
     }
     os << "  ]\n}\n";
@@ -294,6 +346,10 @@ Schedule::Describe() const
             for (std::size_t m = 0; m < m_rounds[r].cliques[c].size(); ++m)
             {
                 os << (m ? "+" : "") << m_rounds[r].cliques[c][m];
+            }
+            if (c < m_rounds[r].patterns.size())
+            {
+                os << " (" << PatternName(m_rounds[r].patterns[c]) << ")";
             }
         }
         os << "\n";

@@ -4,6 +4,8 @@
 #ifndef INTELLIGENT_NETWORK_SCHEDULE_H
 #define INTELLIGENT_NETWORK_SCHEDULE_H
 
+#include "exchange-pattern.h"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -18,6 +20,12 @@ using Clique = std::vector<std::string>;
 struct ScheduleRound
 {
     std::vector<Clique> cliques;
+    /// The exchange pattern of each clique (same order as cliques), or empty: the program
+    /// decides (see ScenarioHelper). When not empty it has one entry per clique.
+    std::vector<ExchangePattern> patterns;
+
+    /// Pattern of clique \p c, or \p fallback when the round names none.
+    ExchangePattern PatternOf(std::size_t c, ExchangePattern fallback) const;
 };
 
 /**
@@ -28,11 +36,12 @@ struct ScheduleRound
  * \code
  * { "name": "3x3-rotating", "description": "...",
  *   "rounds": [ {"cliques": [["AMS","FRA","LON"], ["BAR","LAX","NYC"], ["SEO","SIN","TYO"]]},
- *               {"cliques": [["AMS","NYC","SEO"], ...]} ] }
+ *               {"cliques": [["AMS","NYC","SEO"], ...], "patterns": ["ring", ...]} ] }
  * \endcode
  * Rules (checked on load and by Validate): at least one round; every round has a "cliques"
  * array; every clique is a non-empty array of known city codes; no city appears twice in a
- * round. Violations throw InputError naming file, line and field.
+ * round; an optional "patterns" array names the exchange pattern (PatternName) of every
+ * clique. Violations throw InputError naming file, line and field.
  */
 class Schedule
 {

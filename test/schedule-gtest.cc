@@ -107,3 +107,46 @@ TEST(ScheduleErrors, StructureAndSyntax)
     Schedule bad("bad", {ScheduleRound{{{"AMS", "AMS"}}}});
     ExpectInputError([&] { bad.Validate(kCities); }, "schedule bad", 0, "rounds[0].cliques[0][1]");
 }
+
+TEST(Schedule, PatternsPerCliqueRoundTrip)
+{
+    const std::string text = R"({"name": "p", "rounds": [
+        {"cliques": [["AMS","FRA"], ["LON","NYC","SIN"]], "patterns": ["ring", "multicast"]},
+        {"cliques": [["AMS","LON"]]}]})";
+    Schedule s = Schedule::Parse("p.json", text, {});
+    ASSERT_EQ(s.Rounds()[0].patterns.size(), 2u);
+    EXPECT_EQ(s.Rounds()[0].PatternOf(0, ExchangePattern::ALL_TO_ALL), ExchangePattern::RING);
+    EXPECT_EQ(s.Rounds()[0].PatternOf(1, ExchangePattern::ALL_TO_ALL),
+              ExchangePattern::MULTICAST);
+    EXPECT_EQ(s.Rounds()[1].PatternOf(0, ExchangePattern::AGGREGATION),
+              ExchangePattern::AGGREGATION);
+    Schedule back = Schedule::Parse("back.json", s.ToJson(), {});
+    EXPECT_EQ(back.Rounds()[0].patterns, s.Rounds()[0].patterns);
+    EXPECT_TRUE(back.Rounds()[1].patterns.empty());
+}
+
+TEST(Schedule, PatternsRejectedClearly)
+{
+    // One pattern for two cliques, an unknown pattern, a pattern that is not a string.
+    const char* bad[] = {
+        R"({"rounds": [{"cliques": [["AMS"], ["FRA"]], "patterns": ["ring"]}]})",
+        R"({"rounds": [{"cliques": [["AMS","FRA"]],
+            "patterns": ["broadcast"]}]})",
+        R"({"rounds": [{"cliques": [["AMS","FRA"]], "patterns": [3]}]})",
+        R"({"rounds": [{"cliques": [["AMS","FRA"]], "pattern": ["ring"]}]})"};
+    const char* expect[] = {"rounds[0].patterns", "rounds[0].patterns[0]",
+                            "rounds[0].patterns[0]", "rounds[0].pattern"};
+    for (int i = 0; i < 4; ++i)
+    {
+        try
+        {
+            Schedule::Parse("bad.json", bad[i], {});
+            ADD_FAILURE() << "accepted: " << bad[i];
+        }
+        catch (const InputError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find(expect[i]), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("bad.json:"), std::string::npos) << e.what();
+        }
+    }
+}
