@@ -6,54 +6,258 @@
 #include "input-error.h"
 
 #include <cmath>
+#include <iostream>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 
 namespace ns3
 {
 
+namespace
+{
+
+/// Print \p message on stderr once per process (graphs are often rebuilt from one topology).
+void
+WarnOnce(const std::string& message)
+{
+    static std::mutex mutex;
+    static std::set<std::string> said;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (said.insert(message).second)
+    {
+        std::cerr << "warning: " << message << std::endl;
+    }
+}
+
+void
+RequireRate(double value, const std::string& name)
+{
+    if (!(value >= 0) || !std::isfinite(value))
+    {
+        throw std::invalid_argument("network graph options: " + name +
+                                    " must be a finite rate >= 0 bit/s (0: default)");
+    }
+}
+
+void
+RequireLatency(double value, const std::string& name)
+{
+    if (!(value > 0) || !std::isfinite(value))
+    {
+        throw std::invalid_argument("network graph options: " + name +
+                                    " must be a finite latency > 0 s");
+    }
+}
+
+} // namespace
+
+void
+RoutingOptions::Validate() const
+{
+    if (!(hopCostS >= 0) || !std::isfinite(hopCostS))
+    {
+        throw std::invalid_argument("routing options: hopCost must be a finite time >= 0 s");
+    }
+    if (!(capacityCostBits >= 0) || !std::isfinite(capacityCostBits))
+    {
+        throw std::invalid_argument(
+            "routing options: capacityCost must be a finite number of bits >= 0");
+    }
+}
+
+RoutingMetric
+RoutingOptions::ParseMetric(const std::string& text)
+{
+    for (RoutingMetric m :
+         {RoutingMetric::LATENCY, RoutingMetric::LATENCY_HOPS, RoutingMetric::LATENCY_CAPACITY})
+    {
+        if (text == MetricName(m))
+        {
+            return m;
+        }
+    }
+    throw std::invalid_argument("routingMetric: '" + text +
+                                "' is not one of latency, latency+hops, latency+capacity");
+}
+
+std::string
+RoutingOptions::MetricName(RoutingMetric metric)
+{
+    switch (metric)
+    {
+    case RoutingMetric::LATENCY:
+        return "latency";
+    case RoutingMetric::LATENCY_HOPS:
+        return "latency+hops";
+    case RoutingMetric::LATENCY_CAPACITY:
+        return "latency+capacity";
+    }
+    return "?";
+}
+
+void
+NetworkGraphOptions::Validate() const
+{
+    RequireRate(accessRateBps, "accessRate");
+    RequireRate(metroRateBps, "metroRate");
+    RequireRate(privateRateBps, "privateRate");
+    RequireRate(publicRateBps, "publicRate");
+    RequireLatency(accessLatencyS, "accessLatency");
+    RequireLatency(metroLatencyS, "metroLatency");
+    RequireRate(exchangeRateBps, "exchangeRate");
+    RequireLatency(exchangeLatencyS, "exchangeLatency");
+    routing.Validate();
+}
+
 NetworkGraph
 NetworkGraph::FromTopology(const Topology& topology, const NetworkGraphOptions& options)
 {
-    if (options.accessRateBps < 0 || options.privateRateBps < 0 || options.publicRateBps < 0)
+    options.Validate();
+    // Link latencies, raised to the fibre bound where asked.
+    std::vector<double> latency;
+    for (const auto& l : topology.Links())
     {
-        throw std::invalid_argument("network graph options: rates must not be negative");
+        latency.push_back(l.latencyS);
     }
-    if (!(options.accessLatencyS > 0))
+    std::vector<LatencyFinding> findings;
+    if (options.latencyCheck != LatencyCheckMode::OFF)
     {
-        throw std::invalid_argument("network graph options: access latency must be positive");
+        findings = TopologyLatencyCheck::Find(topology);
+        for (const auto& f : findings)
+        {
+            if (options.latencyCheck == LatencyCheckMode::FIX)
+            {
+                latency[f.link] = f.boundS;
+                WarnOnce(f.Describe() + "; raised to the bound (latencyCheck=fix)");
+            }
+            else
+            {
+                WarnOnce(f.Describe() + " (latencyCheck=warn keeps it; fix raises it)");
+            }
+        }
     }
+
     NetworkGraph g;
-    for (const auto& c : topology.Cities())
+    g.m_routing = options.routing;
+    g.m_latencyFindings = findings;
+    const auto& cities = topology.Cities();
+    for (const auto& c : cities)
     {
         g.AddNode(GraphNode{c.code, NodeKind::ISLAND, c.code});
     }
+    for (const auto& c : cities)
+    {
+        g.AddNode(GraphNode{c.code + "-metro", NodeKind::METRO, c.code});
+    }
+    auto metroOf = [&](const std::string& city) {
+        return static_cast<uint32_t>(cities.size() + topology.CityIndex(city));
+    };
+    auto deviceRate = [&](const Device& d, double override) {
+        return override > 0 ? override : d.edgeCapacityBps;
+    };
+    // What each metro node can carry beyond its island: the default island access rate.
+    std::vector<double> metroCapacity(cities.size(), 0.0);
+    std::vector<uint32_t> deviceNodes;
     for (const auto& d : topology.Devices())
     {
-        if (topology.FindCity(d.name))
+        if (topology.FindCity(d.name) || g.m_byName.count(d.name))
         {
             throw InputError(topology.GetSource(),
                              0,
                              "device",
-                             "device '" + d.name + "' has the same name as a city");
+                             "device '" + d.name + "' has the same name as a city or its metro");
         }
-        uint32_t node = g.AddNode(GraphNode{d.name, NodeKind::DEVICE, d.city});
-        double rate = options.accessRateBps > 0 ? options.accessRateBps : d.edgeCapacityBps;
-        g.AddEdge(GraphEdge{g.IslandNode(d.city), node, options.accessLatencyS, rate,
-                            EdgeKind::ACCESS});
+        deviceNodes.push_back(g.AddNode(GraphNode{d.name, NodeKind::DEVICE, d.city}));
+        metroCapacity[topology.CityIndex(d.city)] += deviceRate(d, options.metroRateBps);
     }
+    std::vector<int64_t> exchangeNode(cities.size(), -1);
+    if (options.exchange)
+    {
+        for (uint32_t i = 0; i < cities.size(); ++i)
+        {
+            if (topology.DevicesIn(cities[i].code).size() >= 2)
+            {
+                std::string name = cities[i].code + "-exchange";
+                if (topology.FindDevice(name))
+                {
+                    throw InputError(topology.GetSource(),
+                                     0,
+                                     "device",
+                                     "device '" + name + "' has the name of an exchange node");
+                }
+                exchangeNode[i] = g.AddNode(GraphNode{name, NodeKind::EXCHANGE, cities[i].code});
+            }
+        }
+    }
+    auto linkRate = [&](const TopologyLink& l) {
+        double override =
+            l.kind == LinkKind::PRIVATE ? options.privateRateBps : options.publicRateBps;
+        return override > 0 ? override : l.capacityBps;
+    };
     for (const auto& l : topology.Links())
     {
-        if (l.kind == LinkKind::PUBLIC && !options.includePublic)
+        if (l.kind == LinkKind::PUBLIC && options.includePublic)
         {
-            continue;
+            metroCapacity[topology.CityIndex(l.a)] += linkRate(l);
+            metroCapacity[topology.CityIndex(l.b)] += linkRate(l);
         }
-        bool priv = l.kind == LinkKind::PRIVATE;
-        double override = priv ? options.privateRateBps : options.publicRateBps;
-        g.AddEdge(GraphEdge{g.NodeByName(l.a),
-                            g.NodeByName(l.b),
-                            l.latencyS,
-                            override > 0 ? override : l.capacityBps,
-                            priv ? EdgeKind::PRIVATE : EdgeKind::PUBLIC});
+    }
+    // Edges: access, metro, private, public (this order breaks routing ties).
+    for (uint32_t i = 0; i < cities.size(); ++i)
+    {
+        double rate = options.accessRateBps > 0 ? options.accessRateBps : metroCapacity[i];
+        if (rate > 0) // else the city has nothing beyond its island: the island stays alone
+        {
+            g.AddEdge(GraphEdge{i,
+                                static_cast<uint32_t>(cities.size() + i),
+                                options.accessLatencyS,
+                                rate,
+                                EdgeKind::ACCESS});
+        }
+    }
+    for (std::size_t k = 0; k < deviceNodes.size(); ++k)
+    {
+        const Device& d = topology.Devices()[k];
+        g.AddEdge(GraphEdge{deviceNodes[k],
+                            metroOf(d.city),
+                            options.metroLatencyS,
+                            deviceRate(d, options.metroRateBps),
+                            EdgeKind::METRO});
+    }
+    const auto& links = topology.Links();
+    for (LinkKind kind : {LinkKind::PRIVATE, LinkKind::PUBLIC})
+    {
+        if (kind == LinkKind::PUBLIC)
+        {
+            for (std::size_t k = 0; k < deviceNodes.size(); ++k)
+            {
+                const Device& d = topology.Devices()[k];
+                int64_t x = exchangeNode[topology.CityIndex(d.city)];
+                if (x >= 0)
+                {
+                    g.AddEdge(GraphEdge{deviceNodes[k],
+                                        static_cast<uint32_t>(x),
+                                        options.exchangeLatencyS,
+                                        deviceRate(d, options.exchangeRateBps),
+                                        EdgeKind::EXCHANGE});
+                }
+            }
+        }
+        for (std::size_t i = 0; i < links.size(); ++i)
+        {
+            const TopologyLink& l = links[i];
+            if (l.kind != kind || (kind == LinkKind::PUBLIC && !options.includePublic))
+            {
+                continue;
+            }
+            bool priv = kind == LinkKind::PRIVATE;
+            g.AddEdge(GraphEdge{priv ? g.NodeByName(l.a) : metroOf(l.a),
+                                priv ? g.NodeByName(l.b) : metroOf(l.b),
+                                latency[i],
+                                linkRate(l),
+                                priv ? EdgeKind::PRIVATE : EdgeKind::PUBLIC});
+        }
     }
     return g;
 }
@@ -65,17 +269,15 @@ NetworkGraph::AddNode(const GraphNode& node)
     {
         if (m_islands != m_nodes.size())
         {
-            throw std::invalid_argument("island nodes must be added before device nodes");
+            throw std::invalid_argument("island nodes must be added before any other node");
         }
         ++m_islands;
     }
-    for (const auto& n : m_nodes)
+    if (m_byName.count(node.name))
     {
-        if (n.name == node.name)
-        {
-            throw std::invalid_argument("duplicate graph node '" + node.name + "'");
-        }
+        throw std::invalid_argument("duplicate graph node '" + node.name + "'");
     }
+    m_byName.emplace(node.name, static_cast<uint32_t>(m_nodes.size()));
     m_nodes.push_back(node);
     return static_cast<uint32_t>(m_nodes.size() - 1);
 }
@@ -132,12 +334,10 @@ NetworkGraph::IslandCount() const
 uint32_t
 NetworkGraph::IslandNode(const std::string& city) const
 {
-    for (std::size_t i = 0; i < m_islands; ++i)
+    auto it = m_byName.find(city);
+    if (it != m_byName.end() && it->second < m_islands)
     {
-        if (m_nodes[i].name == city)
-        {
-            return static_cast<uint32_t>(i);
-        }
+        return it->second;
     }
     throw InputError("network graph", 0, "city", "no island for city '" + city + "'");
 }
@@ -156,14 +356,39 @@ NetworkGraph::IslandCities() const
 uint32_t
 NetworkGraph::NodeByName(const std::string& name) const
 {
-    for (std::size_t i = 0; i < m_nodes.size(); ++i)
+    auto it = m_byName.find(name);
+    if (it == m_byName.end())
     {
-        if (m_nodes[i].name == name)
+        throw std::out_of_range("no graph node named '" + name + "'");
+    }
+    return it->second;
+}
+
+int64_t
+NetworkGraph::MetroNode(const std::string& city) const
+{
+    for (uint32_t n = static_cast<uint32_t>(m_islands); n < m_nodes.size(); ++n)
+    {
+        if (m_nodes[n].kind == NodeKind::METRO && m_nodes[n].city == city)
         {
-            return static_cast<uint32_t>(i);
+            return n;
         }
     }
-    throw std::out_of_range("no graph node named '" + name + "'");
+    return -1;
+}
+
+int64_t
+NetworkGraph::IslandOf(uint32_t node) const
+{
+    const std::string& city = m_nodes.at(node).city;
+    for (std::size_t i = 0; i < m_islands; ++i)
+    {
+        if (m_nodes[i].city == city)
+        {
+            return static_cast<int64_t>(i);
+        }
+    }
+    return -1;
 }
 
 int64_t
@@ -191,7 +416,38 @@ std::string
 NetworkGraph::EdgeName(uint32_t edge) const
 {
     const auto& e = m_edges.at(edge);
+    if (e.kind == EdgeKind::PUBLIC)
+    {
+        return m_nodes[e.a].city + "-" + m_nodes[e.b].city;
+    }
     return m_nodes[e.a].name + "-" + m_nodes[e.b].name;
+}
+
+int64_t
+NetworkGraph::FindEdgeByNames(const std::string& a, const std::string& b) const
+{
+    auto ia = m_byName.find(a);
+    auto ib = m_byName.find(b);
+    if (ia == m_byName.end() || ib == m_byName.end())
+    {
+        return -1;
+    }
+    int64_t e = FindEdge(ia->second, ib->second);
+    if (e >= 0)
+    {
+        return e;
+    }
+    int64_t ma = MetroNode(a);
+    int64_t mb = MetroNode(b);
+    if (ia->second < m_islands && ib->second < m_islands && ma >= 0 && mb >= 0)
+    {
+        e = FindEdge(static_cast<uint32_t>(ma), static_cast<uint32_t>(mb));
+        if (e >= 0 && m_edges[e].kind == EdgeKind::PUBLIC)
+        {
+            return e;
+        }
+    }
+    return -1;
 }
 
 void
@@ -248,8 +504,48 @@ NetworkGraph::KindName(EdgeKind kind)
         return "public";
     case EdgeKind::ACCESS:
         return "access";
+    case EdgeKind::METRO:
+        return "metro";
+    case EdgeKind::EXCHANGE:
+        return "exchange";
     }
     return "?";
+}
+
+std::string
+NetworkGraph::KindName(NodeKind kind)
+{
+    switch (kind)
+    {
+    case NodeKind::ISLAND:
+        return "island";
+    case NodeKind::DEVICE:
+        return "device";
+    case NodeKind::METRO:
+        return "metro";
+    case NodeKind::EXCHANGE:
+        return "exchange";
+    }
+    return "?";
+}
+
+const RoutingOptions&
+NetworkGraph::Routing() const
+{
+    return m_routing;
+}
+
+void
+NetworkGraph::SetRouting(const RoutingOptions& routing)
+{
+    routing.Validate();
+    m_routing = routing;
+}
+
+const std::vector<LatencyFinding>&
+NetworkGraph::LatencyFindings() const
+{
+    return m_latencyFindings;
 }
 
 } // namespace ns3

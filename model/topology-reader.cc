@@ -105,7 +105,9 @@ ReadLinks(Topology& topo,
                        priv ? t.Text(row, a) : TextUtil::Upper(t.Text(row, a)),
                        priv ? t.Text(row, b) : TextUtil::Upper(t.Text(row, b)),
                        t.PositiveNumber(row, lat) * 1e-3,
-                       hasCapacity ? t.PositiveNumber(row, cap) * 1e9 : fixedCapacityBps};
+                       hasCapacity ? t.PositiveNumber(row, cap) * 1e9 : fixedCapacityBps,
+                       t.File(),
+                       row.line};
         AddRow(t, row, columnOf, [&] { topo.AddLink(l); });
     }
 }
