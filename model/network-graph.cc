@@ -107,6 +107,7 @@ NetworkGraphOptions::Validate() const
     RequireLatency(metroLatencyS, "metroLatency");
     RequireRate(exchangeRateBps, "exchangeRate");
     RequireLatency(exchangeLatencyS, "exchangeLatency");
+    RequireLatency(uplinkLatencyS, "uplinkLatency");
     routing.Validate();
 }
 
@@ -142,121 +143,137 @@ NetworkGraph::FromTopology(const Topology& topology, const NetworkGraphOptions& 
     g.m_routing = options.routing;
     g.m_latencyFindings = findings;
     const auto& cities = topology.Cities();
+    const auto& links = topology.Links();
+    const uint32_t nc = static_cast<uint32_t>(cities.size());
+    auto name = [&](const std::string& n) {
+        if (topology.FindCity(n) || g.m_byName.count(n))
+        {
+            throw InputError(topology.GetSource(),
+                             0,
+                             "device",
+                             "'" + n + "' names a city, a device or a metro, exchange or "
+                                       "internet node twice");
+        }
+        return n;
+    };
+    auto deviceRate = [&](const Device& d, double override) {
+        return override > 0 ? override : d.edgeCapacityBps;
+    };
+    auto linkRate = [&](const TopologyLink& l) {
+        double override =
+            l.kind == LinkKind::PRIVATE ? options.privateRateBps : options.publicRateBps;
+        return override > 0 ? override : l.capacityBps;
+    };
+
+    // Nodes: islands, metro nodes, devices, exchange nodes, internet nodes.
     for (const auto& c : cities)
     {
         g.AddNode(GraphNode{c.code, NodeKind::ISLAND, c.code});
     }
     for (const auto& c : cities)
     {
-        g.AddNode(GraphNode{c.code + "-metro", NodeKind::METRO, c.code});
+        g.AddNode(GraphNode{name(c.code + "-metro"), NodeKind::METRO, c.code});
     }
-    auto metroOf = [&](const std::string& city) {
-        return static_cast<uint32_t>(cities.size() + topology.CityIndex(city));
-    };
-    auto deviceRate = [&](const Device& d, double override) {
-        return override > 0 ? override : d.edgeCapacityBps;
-    };
-    // What each metro node can carry beyond its island: the default island access rate.
-    std::vector<double> metroCapacity(cities.size(), 0.0);
     std::vector<uint32_t> deviceNodes;
+    std::vector<double> metroCapacity(nc, 0.0);
     for (const auto& d : topology.Devices())
     {
-        if (topology.FindCity(d.name) || g.m_byName.count(d.name))
-        {
-            throw InputError(topology.GetSource(),
-                             0,
-                             "device",
-                             "device '" + d.name + "' has the same name as a city or its metro");
-        }
-        deviceNodes.push_back(g.AddNode(GraphNode{d.name, NodeKind::DEVICE, d.city}));
+        deviceNodes.push_back(g.AddNode(GraphNode{name(d.name), NodeKind::DEVICE, d.city}));
         metroCapacity[topology.CityIndex(d.city)] += deviceRate(d, options.metroRateBps);
     }
-    std::vector<int64_t> exchangeNode(cities.size(), -1);
-    if (options.exchange)
+    std::vector<int64_t> exchangeNode(nc, -1);
+    for (uint32_t i = 0; i < nc && options.exchange; ++i)
     {
-        for (uint32_t i = 0; i < cities.size(); ++i)
+        if (topology.DevicesIn(cities[i].code).size() >= 2)
         {
-            if (topology.DevicesIn(cities[i].code).size() >= 2)
-            {
-                std::string name = cities[i].code + "-exchange";
-                if (topology.FindDevice(name))
-                {
-                    throw InputError(topology.GetSource(),
-                                     0,
-                                     "device",
-                                     "device '" + name + "' has the name of an exchange node");
-                }
-                exchangeNode[i] = g.AddNode(GraphNode{name, NodeKind::EXCHANGE, cities[i].code});
-            }
+            exchangeNode[i] = g.AddNode(
+                GraphNode{name(cities[i].code + "-exchange"), NodeKind::EXCHANGE, cities[i].code});
         }
     }
-    auto linkRate = [&](const TopologyLink& l) {
-        double override =
-            l.kind == LinkKind::PRIVATE ? options.privateRateBps : options.publicRateBps;
-        return override > 0 ? override : l.capacityBps;
-    };
-    for (const auto& l : topology.Links())
+    std::vector<double> publicCapacity(nc, 0.0);
+    for (const auto& l : links)
     {
         if (l.kind == LinkKind::PUBLIC && options.includePublic)
         {
-            metroCapacity[topology.CityIndex(l.a)] += linkRate(l);
-            metroCapacity[topology.CityIndex(l.b)] += linkRate(l);
+            publicCapacity[topology.CityIndex(l.a)] += linkRate(l);
+            publicCapacity[topology.CityIndex(l.b)] += linkRate(l);
         }
     }
-    // Edges: access, metro, private, public (this order breaks routing ties).
-    for (uint32_t i = 0; i < cities.size(); ++i)
+    std::vector<int64_t> internetNode(nc, -1);
+    for (uint32_t i = 0; i < nc; ++i)
     {
-        double rate = options.accessRateBps > 0 ? options.accessRateBps : metroCapacity[i];
+        if (publicCapacity[i] > 0)
+        {
+            internetNode[i] = g.AddNode(
+                GraphNode{name(cities[i].code + "-internet"), NodeKind::INTERNET, cities[i].code});
+        }
+    }
+
+    // Edges: access, metro, private, exchange, uplink, public (this order breaks routing ties).
+    for (uint32_t i = 0; i < nc; ++i)
+    {
+        double rate = options.accessRateBps > 0 ? options.accessRateBps
+                                                : metroCapacity[i] + publicCapacity[i];
         if (rate > 0) // else the city has nothing beyond its island: the island stays alone
         {
-            g.AddEdge(GraphEdge{i,
-                                static_cast<uint32_t>(cities.size() + i),
-                                options.accessLatencyS,
-                                rate,
-                                EdgeKind::ACCESS});
+            g.AddEdge(GraphEdge{i, nc + i, options.accessLatencyS, rate, EdgeKind::ACCESS});
         }
     }
     for (std::size_t k = 0; k < deviceNodes.size(); ++k)
     {
         const Device& d = topology.Devices()[k];
         g.AddEdge(GraphEdge{deviceNodes[k],
-                            metroOf(d.city),
+                            nc + static_cast<uint32_t>(topology.CityIndex(d.city)),
                             options.metroLatencyS,
                             deviceRate(d, options.metroRateBps),
                             EdgeKind::METRO});
     }
-    const auto& links = topology.Links();
-    for (LinkKind kind : {LinkKind::PRIVATE, LinkKind::PUBLIC})
+    for (std::size_t i = 0; i < links.size(); ++i)
     {
-        if (kind == LinkKind::PUBLIC)
+        const TopologyLink& l = links[i];
+        if (l.kind == LinkKind::PRIVATE)
         {
-            for (std::size_t k = 0; k < deviceNodes.size(); ++k)
-            {
-                const Device& d = topology.Devices()[k];
-                int64_t x = exchangeNode[topology.CityIndex(d.city)];
-                if (x >= 0)
-                {
-                    g.AddEdge(GraphEdge{deviceNodes[k],
-                                        static_cast<uint32_t>(x),
-                                        options.exchangeLatencyS,
-                                        deviceRate(d, options.exchangeRateBps),
-                                        EdgeKind::EXCHANGE});
-                }
-            }
-        }
-        for (std::size_t i = 0; i < links.size(); ++i)
-        {
-            const TopologyLink& l = links[i];
-            if (l.kind != kind || (kind == LinkKind::PUBLIC && !options.includePublic))
-            {
-                continue;
-            }
-            bool priv = kind == LinkKind::PRIVATE;
-            g.AddEdge(GraphEdge{priv ? g.NodeByName(l.a) : metroOf(l.a),
-                                priv ? g.NodeByName(l.b) : metroOf(l.b),
+            g.AddEdge(GraphEdge{g.NodeByName(l.a),
+                                g.NodeByName(l.b),
                                 latency[i],
                                 linkRate(l),
-                                priv ? EdgeKind::PRIVATE : EdgeKind::PUBLIC});
+                                EdgeKind::PRIVATE});
+        }
+    }
+    for (std::size_t k = 0; k < deviceNodes.size(); ++k)
+    {
+        const Device& d = topology.Devices()[k];
+        int64_t x = exchangeNode[topology.CityIndex(d.city)];
+        if (x >= 0)
+        {
+            g.AddEdge(GraphEdge{deviceNodes[k],
+                                static_cast<uint32_t>(x),
+                                options.exchangeLatencyS,
+                                deviceRate(d, options.exchangeRateBps),
+                                EdgeKind::EXCHANGE});
+        }
+    }
+    for (uint32_t i = 0; i < nc; ++i)
+    {
+        if (internetNode[i] >= 0)
+        {
+            g.AddEdge(GraphEdge{nc + i,
+                                static_cast<uint32_t>(internetNode[i]),
+                                options.uplinkLatencyS,
+                                publicCapacity[i],
+                                EdgeKind::UPLINK});
+        }
+    }
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        const TopologyLink& l = links[i];
+        if (l.kind == LinkKind::PUBLIC && options.includePublic)
+        {
+            g.AddEdge(GraphEdge{static_cast<uint32_t>(internetNode[topology.CityIndex(l.a)]),
+                                static_cast<uint32_t>(internetNode[topology.CityIndex(l.b)]),
+                                latency[i],
+                                linkRate(l),
+                                EdgeKind::PUBLIC});
         }
     }
     return g;
@@ -367,9 +384,21 @@ NetworkGraph::NodeByName(const std::string& name) const
 int64_t
 NetworkGraph::MetroNode(const std::string& city) const
 {
+    return NodeOfCity(city, NodeKind::METRO);
+}
+
+int64_t
+NetworkGraph::InternetNode(const std::string& city) const
+{
+    return NodeOfCity(city, NodeKind::INTERNET);
+}
+
+int64_t
+NetworkGraph::NodeOfCity(const std::string& city, NodeKind kind) const
+{
     for (uint32_t n = static_cast<uint32_t>(m_islands); n < m_nodes.size(); ++n)
     {
-        if (m_nodes[n].kind == NodeKind::METRO && m_nodes[n].city == city)
+        if (m_nodes[n].kind == kind && m_nodes[n].city == city)
         {
             return n;
         }
@@ -437,8 +466,8 @@ NetworkGraph::FindEdgeByNames(const std::string& a, const std::string& b) const
     {
         return e;
     }
-    int64_t ma = MetroNode(a);
-    int64_t mb = MetroNode(b);
+    int64_t ma = InternetNode(a);
+    int64_t mb = InternetNode(b);
     if (ia->second < m_islands && ib->second < m_islands && ma >= 0 && mb >= 0)
     {
         e = FindEdge(static_cast<uint32_t>(ma), static_cast<uint32_t>(mb));
@@ -508,6 +537,8 @@ NetworkGraph::KindName(EdgeKind kind)
         return "metro";
     case EdgeKind::EXCHANGE:
         return "exchange";
+    case EdgeKind::UPLINK:
+        return "uplink";
     }
     return "?";
 }
@@ -525,6 +556,8 @@ NetworkGraph::KindName(NodeKind kind)
         return "metro";
     case NodeKind::EXCHANGE:
         return "exchange";
+    case NodeKind::INTERNET:
+        return "internet";
     }
     return "?";
 }

@@ -20,14 +20,15 @@ enum class NodeKind
 {
     ISLAND, ///< The training island (compute cluster) of a city: a host, never a transit router.
     DEVICE,  ///< A WAN router/switch.
-    METRO,   ///< A city's access fabric: joins its island to its devices and public paths.
-    EXCHANGE ///< A city's exchange (DoubleZero's DZX): joins its devices to each other.
+    METRO,    ///< A city's access fabric: joins its island to its devices and to the internet.
+    EXCHANGE, ///< A city's exchange (DoubleZero's DZX): joins its devices to each other.
+    INTERNET  ///< A city's public-internet edge: its public paths end there.
 };
 
 /// A node of the NetworkGraph.
 struct GraphNode
 {
-    std::string name; ///< City code (island), device name, "<city>-metro", "<city>-exchange".
+    std::string name; ///< City code (island), device name, "<city>-metro|exchange|internet".
     NodeKind kind;
     std::string city; ///< City code the node stands in.
 };
@@ -36,10 +37,11 @@ struct GraphNode
 enum class EdgeKind
 {
     PRIVATE, ///< Private WAN link between two devices.
-    PUBLIC,  ///< Public-internet path between two cities (their metro nodes).
-    ACCESS,  ///< The island's one link, to its city's metro node.
-    METRO,   ///< A device attached to its city's metro node.
-    EXCHANGE ///< A device attached to its city's exchange node.
+    PUBLIC,   ///< Public-internet path between two cities (their internet nodes).
+    ACCESS,   ///< The island's one link, to its city's metro node.
+    METRO,    ///< A device attached to its city's metro node.
+    EXCHANGE, ///< A device attached to its city's exchange node.
+    UPLINK    ///< A city's metro node to its internet node.
 };
 
 /// A full-duplex edge of the NetworkGraph; the capacity applies to each direction.
@@ -85,8 +87,8 @@ struct RoutingOptions
 struct NetworkGraphOptions
 {
     /// Island access link (island - metro node) rate; 0 = the sum of the capacities of the
-    /// metro node's other links (metro links and public paths), so the host link is never
-    /// the bottleneck of what the city's network can carry.
+    /// metro node's other links (metro links and the city's public paths), so the host link is
+    /// never the bottleneck of what the city's network can carry.
     double accessRateBps = 0;
     /// One-way latency of the island access link: 10 us, about 2 km of fibre (a campus or
     /// in-building cross-connect).
@@ -107,6 +109,11 @@ struct NetworkGraphOptions
     /// a metro area). Two of them (0.5 ms) exceed every intra-city private link of the
     /// nine-city sample (0.1-0.4 ms), so dedicated intra-city links are preferred.
     double exchangeLatencyS = 0.25e-3;
+    /// One-way latency of the uplink from a metro node to its city's internet node (which
+    /// holds the city's public paths, so that the metro node has a few interfaces, not one
+    /// per other city): 1 us, a cross-connect in the same building. Its rate is the sum of
+    /// the city's public paths, so it never limits them.
+    double uplinkLatencyS = 1e-6;
     double privateRateBps = 0; ///< Override the rate of every private link; 0 = topology's.
     double publicRateBps = 0;  ///< Override the rate of every public path; 0 = topology's.
     bool includePublic = true; ///< Include the public-internet paths at all.
@@ -126,11 +133,13 @@ struct NetworkGraphOptions
  * Built once from a Topology: node i < CityCount() is the island of city i (same order as
  * Topology::Cities()); the metro node of city i ("<city>-metro") is node CityCount() + i;
  * devices follow, then the exchange nodes ("<city>-exchange", one per city with two or more
- * devices, if NetworkGraphOptions::exchange). Edges: one access edge from each island to its
- * metro node (the island's only link: islands are hosts), one metro edge from each device to
- * its city's metro node, the private links (device - device), one exchange edge from each
- * device to its city's exchange node, and the public paths (metro - metro). RoutePlanner
- * never routes transit traffic through an island or through a metro node. The
+ * devices, if NetworkGraphOptions::exchange), then the internet nodes ("<city>-internet", one
+ * per city with public paths). Edges: one access edge from each island to its metro node (the
+ * island's only link: islands are hosts), one metro edge from each device to its city's metro
+ * node, the private links (device - device), one exchange edge from each device to its city's
+ * exchange node, one uplink from each metro node to its internet node, and the public paths
+ * (internet node - internet node). RoutePlanner never routes transit traffic through an
+ * island or through a city's metro or internet node (the access region of its island). The
  * ns-3 network helper creates one ns-3 node per graph node and one point-to-point link per
  * edge; the fluid cost model uses the same graph, so both see the same network. Pure C++.
  *
@@ -162,6 +171,8 @@ class NetworkGraph
     uint32_t IslandNode(const std::string& city) const;
     /// Node of the metro fabric of \p city, or -1 if it has none (hand-built graphs).
     int64_t MetroNode(const std::string& city) const;
+    /// Internet node of \p city (where its public paths end), or -1 if it has none.
+    int64_t InternetNode(const std::string& city) const;
     /// The island of the city \p node stands in, or -1 if that city has no island.
     int64_t IslandOf(uint32_t node) const;
     /// City codes of the islands, in node order.
@@ -176,7 +187,7 @@ class NetworkGraph
     /// cities ("AMS-FRA").
     std::string EdgeName(uint32_t edge) const;
     /// The edge named by its two endpoints: node names, or two city codes for the public path
-    /// between them (FindEdge on their metro nodes). -1 if there is none.
+    /// between them (FindEdge on their internet nodes). -1 if there is none.
     int64_t FindEdgeByNames(const std::string& a, const std::string& b) const;
 
     /// Mark an edge up or down (a down edge is ignored by routing and allocation).
@@ -202,6 +213,8 @@ class NetworkGraph
     const std::vector<LatencyFinding>& LatencyFindings() const;
 
   private:
+    int64_t NodeOfCity(const std::string& city, NodeKind kind) const;
+
     std::vector<GraphNode> m_nodes;
     std::vector<GraphEdge> m_edges;
     std::vector<bool> m_up;

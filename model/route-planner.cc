@@ -63,28 +63,37 @@ RoutePlanner::RoutePlanner(const NetworkGraph& graph)
 bool
 RoutePlanner::MayForward(uint32_t w, uint32_t u, uint32_t dst) const
 {
-    const auto& nodes = m_graph.Nodes();
     if (u == dst)
     {
         return true;
     }
+    const auto& nodes = m_graph.Nodes();
+    const NodeKind ku = nodes[u].kind;
+    const NodeKind kw = nodes[w].kind;
     // Islands are hosts: never an intermediate node.
-    if (nodes[u].kind == NodeKind::ISLAND)
+    if (ku == NodeKind::ISLAND)
     {
         return false;
     }
-    bool dstIsIsland = nodes[dst].kind == NodeKind::ISLAND;
-    // A metro node reaches its own island directly (last-hop region of the destination).
-    if (nodes[w].kind == NodeKind::METRO && dstIsIsland && m_islandOf[w] == dst)
+    auto access = [](NodeKind k) { return k == NodeKind::METRO || k == NodeKind::INTERNET; };
+    const bool toIsland = nodes[dst].kind == NodeKind::ISLAND;
+    // In the last-hop region of an island: internet node -> metro node -> island, nothing else.
+    if (access(kw) && toIsland && m_islandOf[w] == dst)
     {
-        return false;
+        return kw == NodeKind::INTERNET && ku == NodeKind::METRO && m_islandOf[u] == dst;
     }
-    if (nodes[u].kind == NodeKind::METRO)
+    if (access(ku))
     {
-        // Only as the first-hop region of its island's traffic, or the last-hop region of
-        // traffic to its island.
-        return (nodes[w].kind == NodeKind::ISLAND && m_islandOf[u] == w) ||
-               (dstIsIsland && m_islandOf[u] == dst);
+        if (toIsland && m_islandOf[u] == dst)
+        {
+            return true; // entering the destination's last-hop region
+        }
+        if (kw == NodeKind::ISLAND)
+        {
+            return m_islandOf[u] == w; // the island's first hop
+        }
+        // Its metro node hands an island's traffic to the internet node (first-hop region).
+        return kw == NodeKind::METRO && ku == NodeKind::INTERNET && m_islandOf[u] == m_islandOf[w];
     }
     return true;
 }

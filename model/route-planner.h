@@ -25,12 +25,13 @@ namespace ns3
  * unicast and multicast routes from it and the fluid cost model charges traffic along the
  * same paths.
  *
- * Non-transit rule: islands are hosts and metro nodes are their cities' access fabric, not
- * transit routers. A path never passes through an island, and passes through the metro node
- * of city c only as its second node when it starts at c's island (the first-hop region of
- * its source) or as its second-to-last node when it ends at c's island (the last-hop region
- * of its destination). So a metro node never forwards traffic between two of its devices,
- * nor between other cities: intra-city private links and the devices carry that. The rule is
+ * Non-transit rule: islands are hosts, and a city's metro and internet nodes are its island's
+ * access region, not transit routers. A path never passes through an island, and passes
+ * through the access region of city c only right after leaving c's island (island, metro,
+ * then a device or the internet node: the first-hop region of its source) or right before
+ * reaching it (the last-hop region of its destination). So a metro node never forwards
+ * between two of its devices, and no city's metro or internet node forwards between other
+ * cities: the devices, intra-city private links and exchange nodes carry that. The rule is
  * symmetric (a path reversed is a path), and it is enforced per destination on the arcs
  * Dijkstra may relax, so routes stay destination-based.
  *

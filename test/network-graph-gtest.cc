@@ -42,7 +42,8 @@ const double kInf = std::numeric_limits<double>::infinity();
  * from the rule's statement rather than from the planner: devices and exchanges are the only
  * transit nodes (all-pairs by Floyd-Warshall over private and exchange edges); an island
  * reaches the transit network through its access link and one metro link of its city, or
- * another island directly over the public path between their metro nodes.
+ * another island directly: access, uplink, the public path between their cities, uplink,
+ * access.
  */
 class Reference
 {
@@ -116,7 +117,8 @@ class Reference
         }
         if (si)
         {
-            best = std::min(best, Access(s) + Public(s, t) + Access(t));
+            best = std::min(best,
+                            Access(s) + Uplink(s) + Public(s, t) + Uplink(t) + Access(t));
         }
         return best;
     }
@@ -132,6 +134,18 @@ class Reference
         for (const auto& e : m_g.Edges())
         {
             if (e.kind == EdgeKind::ACCESS && (e.a == island || e.b == island))
+            {
+                return e.latencyS;
+            }
+        }
+        return kInf;
+    }
+
+    double Uplink(uint32_t island) const
+    {
+        for (const auto& e : m_g.Edges())
+        {
+            if (e.kind == EdgeKind::UPLINK && m_g.Nodes()[e.a].city == m_g.Nodes()[island].city)
             {
                 return e.latencyS;
             }
@@ -168,8 +182,9 @@ class Reference
     std::vector<std::vector<double>> m_d;
 };
 
-/// The rule, checked on a path: no island inside; a metro node only right after its city's
-/// island (the source) or right before it (the destination). Empty string if legal.
+/// The rule, checked on a path: no island inside; a metro or internet node of city c only in
+/// an unbroken run of c's access nodes right after c's island (the source) or right before it
+/// (the destination). Empty string if legal.
 std::string
 Violation(const NetworkGraph& g, uint32_t src, const RoutePlanner::Path& path)
 {
@@ -179,6 +194,10 @@ Violation(const NetworkGraph& g, uint32_t src, const RoutePlanner::Path& path)
         v.push_back(h.to);
     }
     const auto& N = g.Nodes();
+    auto access = [&](std::size_t i, const std::string& city) {
+        return (N[v[i]].kind == NodeKind::METRO || N[v[i]].kind == NodeKind::INTERNET) &&
+               N[v[i]].city == city;
+    };
     for (std::size_t i = 1; i + 1 < v.size(); ++i)
     {
         const GraphNode& n = N[v[i]];
@@ -186,14 +205,21 @@ Violation(const NetworkGraph& g, uint32_t src, const RoutePlanner::Path& path)
         {
             return "island " + n.name + " is a transit node";
         }
-        if (n.kind == NodeKind::METRO)
+        if (n.kind == NodeKind::METRO || n.kind == NodeKind::INTERNET)
         {
-            bool first = i == 1 && N[v[0]].kind == NodeKind::ISLAND && N[v[0]].city == n.city;
-            bool last = i + 2 == v.size() && N[v.back()].kind == NodeKind::ISLAND &&
-                        N[v.back()].city == n.city;
+            bool first = N[v[0]].kind == NodeKind::ISLAND && N[v[0]].city == n.city;
+            for (std::size_t j = 1; first && j < i; ++j)
+            {
+                first = access(j, n.city);
+            }
+            bool last = N[v.back()].kind == NodeKind::ISLAND && N[v.back()].city == n.city;
+            for (std::size_t j = i + 1; last && j + 1 < v.size(); ++j)
+            {
+                last = access(j, n.city);
+            }
             if (!first && !last)
             {
-                return "metro " + n.name + " is a transit node";
+                return n.name + " is a transit node";
             }
         }
     }
@@ -234,7 +260,7 @@ TEST(NetworkGraph, NineCityShape)
     NetworkGraph g = NineCity();
     const std::size_t exchanges = 6; // FRA, LAX, LON, NYC, SIN, TYO have two devices or more
     EXPECT_EQ(g.IslandCount(), 9u);
-    EXPECT_EQ(g.NodeCount(), 9u + 9u + 17u + exchanges);
+    EXPECT_EQ(g.NodeCount(), 9u + 9u + 17u + exchanges + 9u /*internet*/);
     std::map<EdgeKind, std::size_t> count;
     std::vector<std::size_t> degree(g.NodeCount(), 0);
     for (const auto& e : g.Edges())
@@ -258,8 +284,16 @@ TEST(NetworkGraph, NineCityShape)
         }
         if (e.kind == EdgeKind::PUBLIC)
         {
+            EXPECT_EQ(g.Nodes()[e.a].kind, NodeKind::INTERNET);
+            EXPECT_EQ(g.Nodes()[e.b].kind, NodeKind::INTERNET);
+        }
+        if (e.kind == EdgeKind::UPLINK)
+        {
             EXPECT_EQ(g.Nodes()[e.a].kind, NodeKind::METRO);
-            EXPECT_EQ(g.Nodes()[e.b].kind, NodeKind::METRO);
+            EXPECT_EQ(g.Nodes()[e.b].kind, NodeKind::INTERNET);
+            EXPECT_EQ(g.Nodes()[e.b].city, g.Nodes()[e.a].city);
+            EXPECT_DOUBLE_EQ(e.capacityBps, 8e9); // the city's eight 1 Gbps public paths
+            EXPECT_DOUBLE_EQ(e.latencyS, 1e-6);
         }
     }
     EXPECT_EQ(count[EdgeKind::ACCESS], 9u);
@@ -267,6 +301,7 @@ TEST(NetworkGraph, NineCityShape)
     EXPECT_EQ(count[EdgeKind::PRIVATE], 17u);
     EXPECT_EQ(count[EdgeKind::EXCHANGE], 2u + 2u + 2u + 4u + 2u + 2u);
     EXPECT_EQ(count[EdgeKind::PUBLIC], 36u);
+    EXPECT_EQ(count[EdgeKind::UPLINK], 9u);
     for (uint32_t i = 0; i < g.IslandCount(); ++i)
     {
         EXPECT_EQ(degree[i], 1u) << g.Nodes()[i].name << ": an island has exactly one link";
@@ -274,7 +309,24 @@ TEST(NetworkGraph, NineCityShape)
     EXPECT_EQ(g.IslandNode("SEO"), 6u);
     EXPECT_EQ(g.MetroNode("SEO"), 9 + 6);
     EXPECT_EQ(g.Nodes()[9 + 6].name, "SEO-metro");
-    EXPECT_EQ(g.NodeByName("LON-exchange"), g.NodeCount() - 4); // FRA LAX LON NYC SIN TYO
+    EXPECT_EQ(g.NodeByName("LON-exchange"), 9 + 9 + 17 + 2); // FRA LAX LON NYC SIN TYO
+    EXPECT_EQ(g.InternetNode("SEO"), static_cast<int64_t>(g.NodeCount() - 9 + 6));
+    for (uint32_t n = 9; n < g.NodeCount(); ++n)
+    {
+        if (g.Nodes()[n].kind == NodeKind::METRO) // island, devices, uplink: not one per city
+        {
+            std::size_t devices = 0;
+            for (const auto& m : g.Nodes())
+            {
+                devices += m.kind == NodeKind::DEVICE && m.city == g.Nodes()[n].city ? 1 : 0;
+            }
+            EXPECT_EQ(degree[n], 2u + devices) << g.Nodes()[n].name;
+        }
+        if (g.Nodes()[n].kind == NodeKind::INTERNET) // the uplink and eight public paths
+        {
+            EXPECT_EQ(degree[n], 1u + 8u) << g.Nodes()[n].name;
+        }
+    }
     EXPECT_EQ(g.IslandOf(g.NodeByName("NYC4")), g.IslandNode("NYC"));
     EXPECT_EQ(g.ResourceCount(), 2 * g.EdgeCount());
 
@@ -291,6 +343,7 @@ TEST(NetworkGraph, NineCityShape)
 
     NetworkGraphOptions o;
     o.exchange = false;
+    o.includePublic = false;
     EXPECT_EQ(NineCity(o).NodeCount(), 9u + 9u + 17u);
 }
 
@@ -314,7 +367,7 @@ TEST(NetworkGraph, AccessLinkCarriesEverythingItsMetroCan)
     o.exchangeRateBps = 40e9;
     NetworkGraph k = NineCity(o);
     EXPECT_DOUBLE_EQ(access(k, "NYC"), 100e9);
-    EXPECT_EQ(k.EdgeCount(), 9u + 17u + 17u + 14u);
+    EXPECT_EQ(k.EdgeCount(), 9u + 17u + 17u + 14u); // no uplinks without public paths
     for (const auto& e : k.Edges())
     {
         if (e.kind == EdgeKind::PRIVATE)
@@ -341,6 +394,7 @@ TEST(NetworkGraph, BadOptionsAreRejectedByName)
     expectBad([](NetworkGraphOptions& o) { o.accessLatencyS = -1; }, "accessLatency");
     expectBad([](NetworkGraphOptions& o) { o.exchangeLatencyS = std::nan(""); }, "exchangeLatency");
     expectBad([](NetworkGraphOptions& o) { o.metroRateBps = -1; }, "metroRate");
+    expectBad([](NetworkGraphOptions& o) { o.uplinkLatencyS = 0; }, "uplinkLatency");
     expectBad([](NetworkGraphOptions& o) { o.accessRateBps = kInf; }, "accessRate");
     expectBad([](NetworkGraphOptions& o) { o.routing.hopCostS = -1e-3; }, "hopCost");
     expectBad([](NetworkGraphOptions& o) { o.routing.capacityCostBits = kInf; }, "capacityCost");
@@ -473,11 +527,13 @@ TEST(RoutePlanner, TransitThatWouldBeCheapestIsNotTaken)
     o.exchange = false;
     NetworkGraph g = NetworkGraph::FromTopology(t, o);
     RoutePlanner planner(g);
-    // A -> C: through B's metro (A1 B1 B-metro B2 C1, or public A-B then B-C) would take
-    // ~4 ms; the legal routes are the direct public path (50 ms) or A1-C1 (90 ms).
+    // A -> C: through B's metro (A1 B1 B-metro B2 C1) or B's internet node (public A-B then
+    // B-C) would take ~4 ms; the legal routes are the direct public path (50 ms) or A1-C1
+    // (90 ms).
     auto p = planner.ShortestPath(g.IslandNode("A"), g.IslandNode("C"));
-    EXPECT_EQ(Names(g, p), (std::vector<std::string>{"A-metro", "C-metro", "C"}));
-    EXPECT_NEAR(planner.Latency(p), 50e-3 + 2 * 10e-6, 1e-9);
+    EXPECT_EQ(Names(g, p),
+              (std::vector<std::string>{"A-metro", "A-internet", "C-internet", "C-metro", "C"}));
+    EXPECT_NEAR(planner.Latency(p), 50e-3 + 2 * 10e-6 + 2 * 1e-6, 1e-9);
     // B1 -> B2 may not cross B's metro node: the only legal way is around through A and C.
     auto q = planner.ShortestPath(g.NodeByName("B1"), g.NodeByName("B2"));
     EXPECT_EQ(Names(g, q), (std::vector<std::string>{"A1", "C1", "B2"}));
@@ -553,9 +609,10 @@ TEST(RoutePlanner, DownEdgesAreAvoidedAndDisconnectionIsReported)
     g.SetEdgeUp(static_cast<uint32_t>(e), false);
     RoutePlanner planner(g);
     auto p = planner.ShortestPath(g.IslandNode("SEO"), g.IslandNode("TYO"));
-    EXPECT_EQ(Names(g, p), (std::vector<std::string>{"SEO-metro", "TYO-metro", "TYO"}));
-    EXPECT_EQ(g.Edges()[p[1].edge].kind, EdgeKind::PUBLIC);
-    EXPECT_NEAR(planner.Latency(p), 15.41e-3 + 2 * 10e-6, 1e-12);
+    EXPECT_EQ(Names(g, p), (std::vector<std::string>{"SEO-metro", "SEO-internet", "TYO-internet",
+                                                     "TYO-metro", "TYO"}));
+    EXPECT_EQ(g.Edges()[p[2].edge].kind, EdgeKind::PUBLIC);
+    EXPECT_NEAR(planner.Latency(p), 15.41e-3 + 2 * 10e-6 + 2 * 1e-6, 1e-12);
 
     NetworkGraphOptions o;
     o.includePublic = false;
