@@ -67,6 +67,11 @@ void
 PlannedRouting::AddHostRoute(Ipv4Address destination, uint32_t interface, Ipv4Address gateway)
 {
     NS_LOG_FUNCTION(this << destination << interface << gateway);
+    if (m_localAddresses.count(destination.Get()))
+    {
+        NS_LOG_WARN(destination << " is an address of this node: delivered locally, not routed");
+        return;
+    }
     m_hostRoutes[destination.Get()] = HostRoute{interface, MakeRoute(destination, interface, gateway)};
 }
 
@@ -141,7 +146,7 @@ PlannedRouting::RouteOutput(Ptr<Packet> p,
                             Socket::SocketErrno& sockerr)
 {
     Ipv4Address dst = header.GetDestination();
-    int32_t wanted = oif ? m_ipv4->GetInterfaceForDevice(oif) : -1;
+    int32_t wanted = oif ? InterfaceOf(oif) : -1;
     sockerr = Socket::ERROR_NOTERROR;
     if (dst.IsMulticast())
     {
@@ -189,7 +194,7 @@ PlannedRouting::RouteInput(Ptr<const Packet> p,
                            LocalDeliverCallback lcb,
                            ErrorCallback ecb)
 {
-    const int32_t iif = m_ipv4->GetInterfaceForDevice(idev);
+    const int32_t iif = InterfaceOf(idev);
     NS_ASSERT_MSG(iif >= 0, "PlannedRouting: packet from a device without IPv4");
     Ipv4Address dst = header.GetDestination();
     if (dst.IsMulticast())
@@ -208,39 +213,55 @@ PlannedRouting::RouteInput(Ptr<const Packet> p,
         }
         return handled;
     }
-    if (m_localAddresses.count(dst.Get()) || dst.IsBroadcast())
-    {
-        if (lcb.IsNull())
-        {
-            return false;
-        }
-        lcb(p, header, iif);
-        return true;
-    }
+    // Transit first (one lookup per hop): no host route is ever kept for a local address.
     auto it = m_hostRoutes.find(dst.Get());
-    if (it == m_hostRoutes.end())
+    if (it != m_hostRoutes.end())
     {
-        return false; // Ipv4L3Protocol drops it (DROP_NO_ROUTE)
-    }
-    if (!m_ipv4->IsForwarding(iif))
-    {
-        ecb(p, header, Socket::ERROR_NOROUTETOHOST);
+        if (!m_ipv4->IsForwarding(iif))
+        {
+            ecb(p, header, Socket::ERROR_NOROUTETOHOST);
+            return true;
+        }
+        ucb(it->second.route, p, header);
         return true;
     }
-    ucb(it->second.route, p, header);
+    if (lcb.IsNull() || !(m_localAddresses.count(dst.Get()) || dst.IsBroadcast()))
+    {
+        return false; // no route: Ipv4L3Protocol drops it (DROP_NO_ROUTE)
+    }
+    lcb(p, header, iif);
     return true;
+}
+
+int32_t
+PlannedRouting::InterfaceOf(Ptr<const NetDevice> device) const
+{
+    uint32_t index = device->GetIfIndex();
+    if (index < m_interfaceOfDevice.size() && m_interfaceOfDevice[index] >= 0 &&
+        m_ipv4->GetNetDevice(m_interfaceOfDevice[index]) == device)
+    {
+        return m_interfaceOfDevice[index];
+    }
+    return m_ipv4->GetInterfaceForDevice(device); // another node's device, or not yet indexed
 }
 
 void
 PlannedRouting::RebuildLocalAddresses()
 {
     m_localAddresses.clear();
+    m_interfaceOfDevice.clear();
     if (!m_ipv4)
     {
         return;
     }
     for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); ++i)
     {
+        uint32_t index = m_ipv4->GetNetDevice(i)->GetIfIndex();
+        if (index >= m_interfaceOfDevice.size())
+        {
+            m_interfaceOfDevice.resize(index + 1, -1);
+        }
+        m_interfaceOfDevice[index] = static_cast<int32_t>(i);
         if (!m_ipv4->IsUp(i))
         {
             continue;
@@ -273,7 +294,17 @@ PlannedRouting::RemoveRoutesVia(uint32_t interface)
 void
 PlannedRouting::NotifyInterfaceUp(uint32_t interface)
 {
-    RebuildLocalAddresses();
+    // Incremental (a node with n interfaces comes up in O(n), not O(n^2)).
+    uint32_t index = m_ipv4->GetNetDevice(interface)->GetIfIndex();
+    if (index >= m_interfaceOfDevice.size())
+    {
+        m_interfaceOfDevice.resize(index + 1, -1);
+    }
+    m_interfaceOfDevice[index] = static_cast<int32_t>(interface);
+    for (uint32_t j = 0; j < m_ipv4->GetNAddresses(interface); ++j)
+    {
+        NotifyAddAddress(interface, m_ipv4->GetAddress(interface, j));
+    }
 }
 
 void
@@ -286,7 +317,11 @@ PlannedRouting::NotifyInterfaceDown(uint32_t interface)
 void
 PlannedRouting::NotifyAddAddress(uint32_t interface, Ipv4InterfaceAddress address)
 {
-    RebuildLocalAddresses();
+    if (m_ipv4 && m_ipv4->IsUp(interface))
+    {
+        m_localAddresses.insert(address.GetLocal().Get()); // no rescan: O(1) per address
+        m_localAddresses.insert(address.GetBroadcast().Get());
+    }
 }
 
 void

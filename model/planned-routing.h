@@ -54,7 +54,8 @@ class PlannedRouting : public Ipv4RoutingProtocol
     ~PlannedRouting() override;
 
     /// Send packets for \p destination out of \p interface to the next hop \p gateway
-    /// (replaces an existing route to \p destination).
+    /// (replaces an existing route to \p destination; ignored for an address of this node,
+    /// which is always delivered locally).
     void AddHostRoute(Ipv4Address destination, uint32_t interface, Ipv4Address gateway);
     /// Forward \p group arriving on \p inputInterface out of each of \p outputInterfaces.
     void AddMulticastRoute(Ipv4Address group,
@@ -113,8 +114,11 @@ class PlannedRouting : public Ipv4RoutingProtocol
     Ptr<Ipv4Route> MakeRoute(Ipv4Address destination,
                              uint32_t interface,
                              Ipv4Address gateway) const;
-    /// Recompute the addresses delivered locally (interfaces that are up).
+    /// Recompute the addresses delivered locally (interfaces that are up) and the interface
+    /// of each device.
     void RebuildLocalAddresses();
+    /// IPv4 interface of a device of this node (-1: none), without Ipv4's map lookup.
+    int32_t InterfaceOf(Ptr<const NetDevice> device) const;
     /// Drop every route that uses \p interface (it went down).
     void RemoveRoutesVia(uint32_t interface);
 
@@ -124,6 +128,7 @@ class PlannedRouting : public Ipv4RoutingProtocol
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_localMulticast; ///< Group -> outputs.
     std::unordered_set<uint32_t> m_groups;         ///< Groups delivered locally.
     std::unordered_set<uint32_t> m_localAddresses; ///< Unicast and broadcast, all interfaces.
+    std::vector<int32_t> m_interfaceOfDevice;      ///< By the device's index on the node.
 };
 
 } // namespace ns3
