@@ -92,7 +92,9 @@ struct Inputs
         cmd.AddValue("slotBytes", "Aggregation slot size, bytes (0: the segment size)", slotBytes);
         cmd.AddValue("mtu", "MTU of every link, bytes", mtu);
         cmd.AddValue("linkRate", "Override private link rate, bit/s (0: topology's)", linkRate);
-        cmd.AddValue("accessRate", "Island access rate, bit/s (0: edge capacity)", accessRate);
+        cmd.AddValue("accessRate",
+                     "Rate of each device's metro and exchange link, bit/s (0: edge capacity)",
+                     accessRate);
         cmd.AddValue("publicRate", "Override public path rate, bit/s (0: topology's)", publicRate);
     }
 
@@ -102,7 +104,8 @@ struct Inputs
         topology = ns3::TopologyReader::Read(topologyPath, publicRate > 0 ? publicRate : 1e9);
         sched = ns3::Schedule::Load(SchedulePath(schedule), topology.CityCodes());
         graphOptions.privateRateBps = linkRate;
-        graphOptions.accessRateBps = accessRate;
+        graphOptions.metroRateBps = accessRate; // as nine-city-training's --accessRate
+        graphOptions.exchangeRateBps = accessRate;
         graphOptions.publicRateBps = publicRate;
         caps = ns3::NetworkCapabilities::ForPattern(ns3::ParsePattern(mode));
         // nine-city-training's default is the segment size; rounded down to whole int32

@@ -79,7 +79,9 @@ main(int argc, char* argv[])
     cmd.AddValue("computeTime", "Seconds of compute per local step", computeTime);
     cmd.AddValue("localSteps", "Local steps per round", localSteps);
     cmd.AddValue("linkRate", "Override private link rate, bit/s (0: topology's)", linkRate);
-    cmd.AddValue("accessRate", "Island access rate, bit/s (0: device edge capacity)", accessRate);
+    cmd.AddValue("accessRate",
+                 "Rate of each device's metro and exchange link, bit/s (0: device edge capacity)",
+                 accessRate);
     cmd.AddValue("publicRate", "Override public path rate, bit/s (0: topology's)", publicRate);
     cmd.AddValue("lossRate", "Random packet loss on every link", lossRate);
     cmd.AddValue("slotBytes", "Aggregation slot size, bytes (0: the segment size)", slotBytes);
@@ -124,7 +126,8 @@ main(int argc, char* argv[])
         Schedule sched = Schedule::Load(SchedulePath(schedule), topology.CityCodes());
         NetworkGraphOptions graphOptions;
         graphOptions.privateRateBps = linkRate;
-        graphOptions.accessRateBps = accessRate;
+        graphOptions.metroRateBps = accessRate; // devices' attachment; 0: edge capacity
+        graphOptions.exchangeRateBps = accessRate;
         graphOptions.publicRateBps = publicRate;
 
         scenario.SetTopology(topology);

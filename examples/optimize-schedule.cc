@@ -9,8 +9,9 @@
 //       --islands=AMS,FRA,LON,NYC --seed=1 --out=schedule.json
 //   ./optimize-schedule --synthetic=32 --topologySeed=1 --mode=unicast   # 32-city benchmark
 //
-// --linkRate sets every private link and, unless --accessRate is given, the islands' access
-// links too (a faster WAN behind 10 Gbps access links would change nothing).
+// --linkRate sets every private link and, unless --accessRate is given, the links that attach
+// devices to their city (metro and exchange links) too (a faster WAN behind 10 Gbps device
+// edges would change nothing); the island's own link always carries what its metro can.
 //
 // Every option has a default; --PrintHelp lists them. Impossible input (unreadable or
 // disconnected topology, unknown island or more islands than cities, zero or negative
@@ -123,7 +124,8 @@ main(int argc, char* argv[])
     cmd.AddValue("segmentSize", "Segment payload S in bytes", segmentSize);
     cmd.AddValue("linkRate", "Rate of every private link, bit/s (default: topology's)", linkRate);
     cmd.AddValue("accessRate",
-                 "Island access rate, bit/s (default: linkRate if given, else device edge)",
+                 "Rate of each device's metro and exchange link, bit/s (default: linkRate if "
+                 "given, else device edge)",
                  accessRate);
     cmd.AddValue("publicRate", "Rate of public paths, bit/s (default: topology's, 1 Gbps)",
                  publicRate);
@@ -168,7 +170,8 @@ main(int argc, char* argv[])
         }
         NetworkGraphOptions go;
         go.privateRateBps = std::isnan(linkRate) ? 0 : linkRate;
-        go.accessRateBps = !std::isnan(accessRate) ? accessRate : go.privateRateBps;
+        go.metroRateBps = !std::isnan(accessRate) ? accessRate : go.privateRateBps;
+        go.exchangeRateBps = go.metroRateBps;
         go.publicRateBps = std::isnan(publicRate) ? 0 : publicRate;
         NetworkGraph graph = NetworkGraph::FromTopology(topology, go);
 
