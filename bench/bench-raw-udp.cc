@@ -305,6 +305,9 @@ main(int argc, char* argv[])
                 add(fpga, dests, rates[i]);
                 break;
             }
+            default:
+                throw std::invalid_argument("bench-raw-udp: pattern " + PatternName(f.kind) +
+                                            " has no raw-UDP counterpart yet");
             }
         }
         start += longest + 1.0; // the next round once every stream of this one is through

@@ -67,6 +67,9 @@ main(int argc, char* argv[])
     bool barrier = true;
     bool rateControl = true;
     bool quiet = false;
+    std::string transport = "ideal";
+    std::string queueDisc = "none";
+    uint32_t queueSize = 2000;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "Topology file, or a DoubleZero sample directory", topologyPath);
@@ -90,6 +93,9 @@ main(int argc, char* argv[])
     cmd.AddValue("fpgaDevices", "Comma-separated devices with an FPGA (empty: all)", fpgaDevices);
     cmd.AddValue("barrier", "Barrier-synchronised rounds", barrier);
     cmd.AddValue("rateControl", "Network-assisted max-min rates", rateControl);
+    cmd.AddValue("transport", "ideal | cc | tcp", transport);
+    cmd.AddValue("queueDisc", "Egress queue discipline: none | pfifo | red-ecn | fq-codel", queueDisc);
+    cmd.AddValue("queueSize", "Packets an egress queue holds", queueSize);
     cmd.AddValue("db", "SQLite results database, appended to (none: do not record)", db);
     cmd.AddValue("runKey", "Identity of this run in the database (sweeps)", runKey);
     cmd.AddValue("quiet", "Print only the summary line", quiet);
@@ -154,6 +160,9 @@ main(int argc, char* argv[])
         scenario.SetLossRate(lossRate);
         scenario.SetBarrier(barrier);
         scenario.SetRateControl(rateControl);
+        scenario.SetTransport(transport);
+        scenario.SetQueueDisc(queueDisc);
+        scenario.SetQueueSize(queueSize);
         scenario.SetIslandAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
         scenario.SetIslandAttribute("SegmentSize", UintegerValue(segmentSize));
         scenario.SetIslandAttribute("ComputeTime", TimeValue(Seconds(computeTime)));
@@ -180,7 +189,9 @@ main(int argc, char* argv[])
                            {"slotBytes", caps.slotBytes}, {"slots", slots},
                            {"fpgaRate", fpgaRate}, {"fpgaLatency", fpgaLatency},
                            {"aggTimeout", aggTimeout}, {"fpgaDevices", fpgaDevices},
-                           {"barrier", barrier}, {"rateControl", rateControl}}
+                           {"barrier", barrier}, {"rateControl", rateControl},
+                           {"transport", transport}, {"queueDisc", queueDisc},
+                           {"queueSize", queueSize}}
                 .dump();
         if (!quiet)
         {
@@ -208,7 +219,9 @@ main(int argc, char* argv[])
     std::cout << "\n"
               << (result.complete ? "complete" : "INCOMPLETE") << ": " << result.rounds.size()
               << " clique-rounds, simulated " << result.simTimeS << " s in " << result.wallTimeS
-              << " s wall time, " << result.events << " events\n";
+              << " s wall time, " << result.events << " events; transport " << result.transport
+              << ", queue drops " << result.queueDrops << ", ECN marks " << result.ecnMarks
+              << ", retransmitted " << result.retransmittedBytes / 1e6 << " MB\n";
     int status = result.complete ? 0 : 1;
     if (!result.complete)
     {
