@@ -6,7 +6,8 @@ if(NOT IN_SYSTEM_PYTHON3)
   find_program(IN_SYSTEM_PYTHON3 python3)
 endif()
 if(IN_SYSTEM_PYTHON3 AND TARGET nine-city-training)
-  foreach(case TestBadSpec TestRestart TestFailures TestSlurm TestSchema)
+  foreach(case TestBadSpec TestRestart TestFailures TestSlurm TestSchema TestProcessGroups
+               TestDuplicateGuard TestContract TestSlurmStorage TestProgramDatabase)
     add_test(NAME script-sweep-${case}
              COMMAND ${IN_SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/test_sweep.py
                      --source-dir ${CMAKE_CURRENT_SOURCE_DIR}
