@@ -4,6 +4,7 @@
 
     scripts/sweep.py SPEC [--db results.db] [--jobs N] [--build-dir build]
     scripts/sweep.py SPEC --list                      # print the expanded runs, run nothing
+    scripts/sweep.py SPEC --check                     # one trial run: is the contract kept?
     scripts/sweep.py SPEC --emit-slurm DIR            # SLURM job array + run list, run nothing
     scripts/sweep.py --run-list DIR/runs.jsonl --task-index I --task-count N --db task-I.db
 
@@ -18,12 +19,15 @@ A spec file is line based (doc/sweeps.rst has the full grammar):
     rounds = 1
 
 Every parameter is checked against the program's --PrintHelp / --PrintGlobals option list (or a
-`declare =` line); every error names the spec file and line. The runs are the cartesian product
-of the value lists; each executes `program --p1=v1 ... --db=DB --runKey=KEY --quiet=1`, KEY being
-a stable hash of the program name and the parameters. Runs whose key is already 'complete' in
-the database are skipped, so an interrupted sweep is resumed by running it again. A run that
-exits non-zero or crashes without recording itself gets a 'failed' row in table `runs`, with
-the tail of its stderr in `error`, and the sweep goes on.
+`declare =` line); every error names the spec file and line (an empty spec, a control
+character, a non-finite number are errors too). The runs are the cartesian product of the value
+lists; each executes `program --p1=v1 ... --db=DB --runKey=KEY [--quiet=1]`, KEY being a stable
+hash of the program name and the parameters, in its own process group (killed whole when the
+run is stopped or ends). Runs whose key is already 'complete' in the database are skipped, so
+an interrupted sweep is resumed by running it again; a key is recorded complete once. A run
+that exits non-zero or crashes without recording itself gets a 'failed' row in table `runs`,
+with the tail of its stderr in `error`, and the sweep goes on. The contract a program keeps
+(doc/sweeps.rst, "Your own program") is checked by --list and --check.
 
 Python 3 standard library only. Exit status: 0 every run complete, 1 some run failed, 2 bad
 input (spec, options, program), 130/143 interrupted (SIGINT/SIGTERM; restart to resume).
