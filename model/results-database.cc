@@ -333,7 +333,9 @@ ResultsDatabase::CheckPath() const
                           : m_path.substr(0, std::max<std::size_t>(m_path.rfind('/'), 1));
     if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     {
-        Fail(Error::CANNOT_OPEN, "its directory " + dir + " does not exist");
+        Fail(Error::CANNOT_OPEN, "its directory " + dir +
+                                     (errno == EACCES ? " cannot be reached (permission denied)"
+                                                      : " does not exist"));
     }
 }
 

@@ -60,6 +60,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 CWD = [None]  # programs run in the work directory (some write files there by default)
+SCRATCH = []  # directories outside the work directory, removed at the end
 # Programs that simulate print one of these lines when a simulation ran.
 SIMULATED_RE = re.compile(r"^(complete|INCOMPLETE)\b", re.M)
 # Extra arguments that keep each program small and quick (used when the option exists).
@@ -445,7 +446,9 @@ def db_variants(work, data_topology):
         return os.path.join(path + "-missing", "sub", "r.db")
 
     def read_only(path):
-        d = tempfile.mkdtemp(prefix="corpus-ro-", dir=work)
+        # In /tmp, which every user can reach (the build directory may not be).
+        d = tempfile.mkdtemp(prefix="corpus-ro-")
+        SCRATCH.append(d)
         os.chmod(d, 0o755)
         p = os.path.join(d, "ro.db")
         con = sqlite3.connect(p)
@@ -869,8 +872,8 @@ def main(argv=None):
                             "stderr": c.result["stderr"][-2000:]} for c in cases], f, indent=1)
         return 1 if unexpected else 0
     finally:
-        if not args.work_dir:
-            shutil.rmtree(work, ignore_errors=True)
+        for d in SCRATCH + ([] if args.work_dir else [work]):
+            shutil.rmtree(d, ignore_errors=True)
 
 
 if __name__ == "__main__":
