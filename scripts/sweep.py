@@ -624,7 +624,11 @@ def ensure_db(db):
     """Create (or check) the results database before anything runs: its directory, tables
     meta, runs and sweep_runs, WAL mode; raises DatabaseError with the cause."""
     d = os.path.dirname(os.path.abspath(db))
-    os.makedirs(d, exist_ok=True)
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError as e:
+        raise DatabaseError("results database %s: cannot create its directory %s: %s" %
+                            (db, d, e.strerror))
     results_db.open_results(db, results_db.SWEEP_SCHEMA).close()
 
 
@@ -1177,6 +1181,14 @@ def main(argv=None):
 
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
+    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout > 0):
+        ap.error("--timeout must be a positive number of seconds, got %s" % args.timeout)
+    if args.slurm_cpus < 1:
+        ap.error("--slurm-cpus must be at least 1")
+    if args.slurm_tasks < 0 or args.slurm_throttle < 0:
+        ap.error("--slurm-tasks and --slurm-throttle must not be negative")
+    if args.task_count < 1:
+        ap.error("--task-count must be at least 1")
     note = None
     try:
         if args.run_list:
@@ -1234,6 +1246,9 @@ def main(argv=None):
         return 2
     except sqlite3.Error as e:
         sys.stderr.write("sweep: %s\n" % results_db.describe(args.db, e))
+        return 2
+    except OSError as e:  # e.g. a --log-dir that cannot be created
+        sys.stderr.write("sweep: %s: %s\n" % (e.filename or "", e.strerror or e))
         return 2
 
 
