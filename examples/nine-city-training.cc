@@ -103,6 +103,7 @@ main(int argc, char* argv[])
 
     ScenarioHelper scenario;
     RunRecord run;
+    std::unique_ptr<ResultsDatabase> database; // opened and checked before the simulation
     try
     {
         // Command-line values that no loader checks.
@@ -193,6 +194,7 @@ main(int argc, char* argv[])
                            {"transport", transport}, {"queueDisc", queueDisc},
                            {"queueSize", queueSize}}
                 .dump();
+        database = ResultsDatabase::OpenForRun(db, runKey);
         if (!quiet)
         {
             std::cout << "Nine-city training: " << scenario.GetIslandCities().size()
@@ -227,12 +229,11 @@ main(int argc, char* argv[])
     {
         std::cerr << "error: " << result.error << std::endl;
     }
-    if (!db.empty() && db != "none")
+    if (database)
     {
         try
         {
-            ResultsDatabase database(db);
-            int64_t id = result.Write(database, run);
+            int64_t id = result.Write(*database, run);
             std::cout << "results: run " << id << " appended to " << db << "\n";
         }
         catch (const std::exception& e)

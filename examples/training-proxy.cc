@@ -69,6 +69,7 @@ main(int argc, char* argv[])
     std::vector<std::shared_ptr<ProxyLearner>> learners;
     std::vector<std::string> cities;
     RunRecord run;
+    std::unique_ptr<ResultsDatabase> database; // opened and checked before the simulation
     try
     {
         Topology topology = TopologyReader::Read(topologyPath);
@@ -124,6 +125,7 @@ main(int argc, char* argv[])
                            {"heterogeneity", heterogeneity}, {"fixedPointBits", fixedPointBits},
                            {"modelBytes", modelBytes}, {"segmentSize", segmentSize}}
                 .dump();
+        database = ResultsDatabase::OpenForRun(db, runKey);
     }
     catch (const std::exception& e)
     {
@@ -156,12 +158,11 @@ main(int argc, char* argv[])
     {
         std::cerr << "error: " << result.error << std::endl;
     }
-    if (db != "none")
+    if (database)
     {
         try
         {
-            ResultsDatabase database(db);
-            std::cout << "results: run " << result.Write(database, run) << " appended to " << db
+            std::cout << "results: run " << result.Write(*database, run) << " appended to " << db
                       << "\n";
         }
         catch (const std::exception& e)
