@@ -112,6 +112,8 @@ CREATE TABLE IF NOT EXISTS training(
   global_loss REAL,
   mean_global_loss REAL,
   consensus_distance REAL,
+  global_accuracy REAL,
+  mean_global_accuracy REAL,
   PRIMARY KEY(run_id, round, island));
 )SQL";
 }
@@ -400,11 +402,12 @@ ResultsDatabase::InsertFpga(int64_t runId, const FpgaRecord& r)
 void
 ResultsDatabase::InsertTraining(int64_t runId, const TrainingRecord& r)
 {
+    // A NaN (an accuracy of a regression task, an untracked loss) is stored as NULL by SQLite.
     Insert("training",
            {"run_id", "round", "island", "time_s", "local_loss", "global_loss", "mean_global_loss",
-            "consensus_distance"},
+            "consensus_distance", "global_accuracy", "mean_global_accuracy"},
            {runId, static_cast<int64_t>(r.round), r.island, r.timeS, r.localLoss, r.globalLoss,
-            r.meanGlobalLoss, r.consensusDistance});
+            r.meanGlobalLoss, r.consensusDistance, r.globalAccuracy, r.meanGlobalAccuracy});
 }
 
 bool

@@ -5,6 +5,7 @@
 #define INTELLIGENT_NETWORK_RESULTS_DATABASE_H
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <variant>
@@ -112,6 +113,10 @@ struct TrainingRecord
     double globalLoss;        ///< Held-out loss of the island's vector after synchronisation.
     double meanGlobalLoss;    ///< Held-out loss of the mean of all islands' vectors.
     double consensusDistance; ///< Mean over islands of ||x_i - mean||.
+    /// Held-out accuracy of the island's vector (NaN, stored NULL, if the task has none).
+    double globalAccuracy = std::numeric_limits<double>::quiet_NaN();
+    /// Held-out accuracy of the mean of all islands' vectors (NaN: NULL).
+    double meanGlobalAccuracy = std::numeric_limits<double>::quiet_NaN();
 };
 
 /**

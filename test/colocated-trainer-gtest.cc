@@ -75,14 +75,14 @@ TEST(ColocatedTrainer, IdenticalDataFullAverageEqualsColocated)
     // number of local steps and any inner optimiser, so a full-average round gives it exactly.
     ProxyTaskConfig c = SmallTask(4, 16, 48, 1.0);
     c.identicalData = true;
-    for (ProxyLoss loss : {ProxyLoss::LEAST_SQUARES, ProxyLoss::LOGISTIC})
+    for (ProxyTaskKind loss : {ProxyTaskKind::LEAST_SQUARES, ProxyTaskKind::LOGISTIC})
     {
-        c.loss = loss;
+        c.kind = loss;
         auto task = MakeTask(c);
         LocalOptimizerConfig sgd = Inner(0.05, 0);
-        EXPECT_LT(WorstGapToColocated(task, sgd, 4, 5), 1e-6) << ProxyTaskConfig::LossName(loss);
+        EXPECT_LT(WorstGapToColocated(task, sgd, 4, 5), 1e-6) << ProxyTaskConfig::KindName(loss);
         LocalOptimizerConfig adam = Inner(0.05, 0, 0.01, LocalOptimizerKind::ADAMW);
-        EXPECT_LT(WorstGapToColocated(task, adam, 4, 5), 1e-6) << ProxyTaskConfig::LossName(loss);
+        EXPECT_LT(WorstGapToColocated(task, adam, 4, 5), 1e-6) << ProxyTaskConfig::KindName(loss);
     }
 }
 

@@ -40,12 +40,12 @@ Diverged(const std::shared_ptr<const ProxyTask>& task, const OuterOptimizerConfi
 
 TEST(ProxyLearner, SgdDecreasesLocalAndHeldOutLoss)
 {
-    for (ProxyLoss loss : {ProxyLoss::LEAST_SQUARES, ProxyLoss::LOGISTIC})
+    for (ProxyTaskKind loss : {ProxyTaskKind::LEAST_SQUARES, ProxyTaskKind::LOGISTIC})
     {
         ProxyTaskConfig c = SmallTask(2, 16, 200, 0.5, loss);
         c.signal = 3;
-        auto task = MakeTask(c);
-        ProxyLearner l(task, 1, Inner(loss == ProxyLoss::LOGISTIC ? 0.2 : 0.05, 16));
+        auto task = MakeLinear(c);
+        ProxyLearner l(task, 1, Inner(loss == ProxyTaskKind::LOGISTIC ? 0.2 : 0.05, 16));
         const double local0 = l.LocalLoss();
         const double global0 = l.GlobalLoss();
         double previous = local0;
@@ -56,15 +56,15 @@ TEST(ProxyLearner, SgdDecreasesLocalAndHeldOutLoss)
             EXPECT_EQ(l.LocalHistory().back().round, r);
             EXPECT_EQ(l.LocalHistory().back().steps, 20u);
             EXPECT_TRUE(std::isfinite(l.LocalHistory().back().meanBatchLoss));
-            EXPECT_LT(l.LastLocalLoss(), previous * 1.02) << ProxyTaskConfig::LossName(loss);
+            EXPECT_LT(l.LastLocalLoss(), previous * 1.02) << ProxyTaskConfig::KindName(loss);
             previous = l.LastLocalLoss();
         }
         EXPECT_EQ(l.StepsDone(), 200u);
         // At least half of the way down to the loss of the generating model.
         const double reference = task->ShardLoss(1, task->IslandModel(1));
         EXPECT_LT(l.LastLocalLoss() - reference, 0.5 * (local0 - reference))
-            << ProxyTaskConfig::LossName(loss);
-        EXPECT_LT(l.GlobalLoss(), 0.9 * global0) << ProxyTaskConfig::LossName(loss);
+            << ProxyTaskConfig::KindName(loss);
+        EXPECT_LT(l.GlobalLoss(), 0.9 * global0) << ProxyTaskConfig::KindName(loss);
     }
 }
 

@@ -34,7 +34,7 @@ TEST(TrainingMetrics, MeanAndConsensusDistance)
 
 TEST(TrainingMetrics, GlobalLossIsTheHeldOutLossOfTheMean)
 {
-    auto task = MakeTask(SmallTask(2, 8, 20, 1.0));
+    auto task = MakeLinear(SmallTask(2, 8, 20, 1.0));
     Eigen::VectorXd a = task->IslandModel(0);
     Eigen::VectorXd b = task->IslandModel(1);
     EXPECT_DOUBLE_EQ(TrainingMetrics::GlobalLoss(*task, {a, b}), task->HeldOutLoss((a + b) / 2));

@@ -48,14 +48,14 @@ TEST(TrainingRun, IdenticalDataAllReduceEqualsColocatedEveryRound)
     for (const TrainingRoundRecord& r : result.rounds)
     {
         colocated.Steps(3);
-        EXPECT_NEAR(r.globalLoss, colocated.HeldOutLoss(), 1e-9);
+        EXPECT_NEAR(r.average.loss, colocated.HeldOutLoss(), 1e-9);
         EXPECT_LT(r.consensusDistance, 1e-12);
     }
     for (const auto& l : run.Learners())
     {
         EXPECT_LT(MaxDiff(l->Vector(), colocated.Vector()), 1e-6);
     }
-    EXPECT_LT(result.rounds.back().globalLoss, 0.8 * result.initialLoss);
+    EXPECT_LT(result.rounds.back().average.loss, 0.8 * result.initial.loss);
 }
 
 TEST(TrainingRun, RoundTimesAccumulateAndGiveTheCurve)
@@ -66,20 +66,20 @@ TEST(TrainingRun, RoundTimesAccumulateAndGiveTheCurve)
     TrainingRunConfig config;
     config.rounds = 5;
     config.localSteps = 2;
-    config.islandGlobalLosses = true;
     TrainingRunResult result = run.Run(config, TrainingRun::Periodic({1.0, 3.0}));
     const double ends[] = {1, 4, 5, 8, 9};
     LossCurve curve = result.Curve();
     ASSERT_EQ(curve.size(), 6u);
     EXPECT_DOUBLE_EQ(curve[0].timeS, 0);
-    EXPECT_DOUBLE_EQ(curve[0].loss, result.initialLoss);
+    EXPECT_DOUBLE_EQ(curve[0].loss, result.initial.loss);
     for (std::size_t r = 0; r < 5; ++r)
     {
         EXPECT_DOUBLE_EQ(result.rounds[r].endS, ends[r]);
         EXPECT_DOUBLE_EQ(result.rounds[r].startS, r == 0 ? 0 : ends[r - 1]);
         EXPECT_DOUBLE_EQ(curve[r + 1].timeS, ends[r]);
         EXPECT_EQ(result.rounds[r].localLoss.size(), 4u);
-        EXPECT_EQ(result.rounds[r].islandGlobalLoss.size(), 4u);
+        EXPECT_EQ(result.rounds[r].islands.size(), 4u);
+        EXPECT_EQ(result.rounds[r].batchLoss.size(), 4u);
         EXPECT_GT(result.rounds[r].consensusDistance, 0); // gossip does not average exactly
     }
     for (const auto& l : run.Learners())
@@ -89,7 +89,7 @@ TEST(TrainingRun, RoundTimesAccumulateAndGiveTheCurve)
     }
     // A second run starts afresh and repeats the first.
     TrainingRunResult again = run.Run(config, TrainingRun::Periodic({1.0, 3.0}));
-    EXPECT_EQ(again.rounds.back().globalLoss, result.rounds.back().globalLoss);
+    EXPECT_EQ(again.rounds.back().average.loss, result.rounds.back().average.loss);
 }
 
 TEST(TrainingRun, IslandsOutsideEveryCliqueOnlyCompute)
@@ -173,8 +173,9 @@ TEST(TrainingRun, AggregatedRoundsStayWithinTheQuantisationBound)
             EXPECT_LT(r.consensusDistance, 1e-12); // every member decodes the same sum
         }
         // Quantisation perturbs training a little: more with fewer fraction bits.
-        double gap = std::abs(aggregated.rounds.back().globalLoss - exact.rounds.back().globalLoss);
-        EXPECT_LT(gap, 1e-3 * exact.rounds.back().globalLoss + 400 * bound) << bits;
+        double gap =
+            std::abs(aggregated.rounds.back().average.loss - exact.rounds.back().average.loss);
+        EXPECT_LT(gap, 1e-3 * exact.rounds.back().average.loss + 400 * bound) << bits;
         if (bits == 8)
         {
             EXPECT_GT(gap, 0); // quantisation effects do appear
