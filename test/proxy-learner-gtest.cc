@@ -226,3 +226,34 @@ TEST(ProxyLearner, BadArgumentsThrowWithClearMessages)
     ExpectInvalid([&]() { l.SynchronizeSum(0, std::vector<double>(9), 2); }, "sum vector has 9");
     ExpectInvalid([&]() { l.SetVector(Eigen::VectorXd::Zero(3)); }, "vector has 3");
 }
+
+TEST(LocalOptimizer, SgdMomentumFollowsTheDocumentedUpdate)
+{
+    for (bool nesterov : {false, true})
+    {
+        LocalOptimizerConfig c = Inner(0.1, 0, 0.01);
+        c.momentum = 0.9;
+        c.nesterov = nesterov;
+        LocalOptimizer opt(c, 2);
+        Eigen::VectorXd x(2);
+        x << 1, -2;
+        Eigen::VectorXd expected = x;
+        Eigen::VectorXd b = Eigen::VectorXd::Zero(2);
+        for (int t = 0; t < 4; ++t)
+        {
+            Eigen::VectorXd g(2);
+            g << 0.5 * t - 1, 2.0 / (t + 1);
+            opt.Step(x, g);
+            expected *= 1 - 0.1 * 0.01;
+            b = 0.9 * b + g;
+            expected -= 0.1 * (nesterov ? Eigen::VectorXd(g + 0.9 * b) : b);
+            EXPECT_LT(MaxDiff(x, expected), 1e-15) << nesterov << " step " << t;
+        }
+    }
+    LocalOptimizerConfig bad = Inner(0.1, 0);
+    bad.momentum = 1;
+    ExpectInvalid([&]() { bad.Validate(); }, "momentum");
+    bad.momentum = 0.5;
+    bad.kind = LocalOptimizerKind::ADAMW;
+    ExpectInvalid([&]() { bad.Validate(); }, "adamw");
+}
