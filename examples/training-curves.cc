@@ -69,11 +69,15 @@ main(int argc, char* argv[])
     cmd.AddValue("task", "classification | logistic (a task with an accuracy)", taskKind);
     cmd.AddValue("hidden", "Classification: hidden layer widths, e.g. 128,64 (none: linear)",
                  hidden);
-    cmd.AddValue("alpha", "Classification: Dirichlet label skew (small = few classes per island, "
-                 "inf = iid)", alpha);
+    cmd.AddValue("alpha",
+                 "Classification: Dirichlet label skew (small = few classes per island, "
+                 "inf = iid)",
+                 alpha);
     cmd.AddValue("classes", "Classification: number of classes", classes);
-    cmd.AddValue("samplesPerIsland", "Rows per island's shard (0: 4096 classification, 1024 "
-                 "linear)", samplesPerIsland);
+    cmd.AddValue("samplesPerIsland",
+                 "Rows per island's shard (0: 4096 classification, 1024 "
+                 "linear)",
+                 samplesPerIsland);
     cmd.AddValue("dimension", "Linear tasks: parameters of the model", dimension);
     cmd.AddValue("heterogeneity", "Linear tasks: non-iid shards, 0 = iid", heterogeneity);
     cmd.AddValue("optimizer", "Inner optimizer: sgd | adamw", optimizer);
@@ -89,8 +93,10 @@ main(int argc, char* argv[])
                  referenceHorizon);
     cmd.AddValue("targetFraction", "Target: this fraction of colocated's best held-out accuracy",
                  targetFraction);
-    cmd.AddValue("metric", "Score of distributed runs: islands-mean | islands-min | "
-                 "average-model", metric);
+    cmd.AddValue("metric",
+                 "Score of distributed runs: islands-mean | islands-min | "
+                 "average-model",
+                 metric);
     cmd.AddValue("period", "Longest schedule period the optimizer searches", period);
     cmd.AddValue("seed", "Seed of the task, minibatches and optimizer", seed);
     cmd.AddValue("csv", "Output: every curve (series,time_s,loss,accuracy)", csvPath);
@@ -120,10 +126,9 @@ main(int argc, char* argv[])
         setup.task.hidden = ProxyTaskConfig::ParseHidden(hidden);
         setup.task.alpha = alpha;
         setup.task.classes = classes;
-        setup.task.samplesPerIsland =
-            samplesPerIsland > 0 ? samplesPerIsland
-            : setup.task.kind == ProxyTaskKind::CLASSIFICATION ? 4096
-                                                               : 1024;
+        setup.task.samplesPerIsland = samplesPerIsland > 0 ? samplesPerIsland
+                                      : setup.task.kind == ProxyTaskKind::CLASSIFICATION ? 4096
+                                                                                         : 1024;
         setup.task.dimension = dimension;
         setup.task.heterogeneity = heterogeneity;
         setup.task.islands = cities.size();
@@ -155,16 +160,27 @@ main(int argc, char* argv[])
         const double colocatedTime = evaluator.ColocatedTimeToTarget();
 
         nlohmann::json summary = {
-            {"modelBytes", modelBytes}, {"linkRate", linkRate}, {"computeTime", computeTime},
-            {"localSteps", localSteps}, {"task", taskKind},
+            {"modelBytes", modelBytes},
+            {"linkRate", linkRate},
+            {"computeTime", computeTime},
+            {"localSteps", localSteps},
+            {"task", taskKind},
             {"hidden", ProxyTaskConfig::HiddenText(setup.task.hidden)},
             {"alpha", std::isinf(alpha) ? nlohmann::json("inf") : nlohmann::json(alpha)},
-            {"classes", classes}, {"samplesPerIsland", setup.task.samplesPerIsland},
-            {"parameters", evaluator.Task()->Dimension()}, {"optimizer", optimizer},
-            {"lr", learningRate}, {"sgdMomentum", setup.inner.momentum}, {"batch", batch},
-            {"outerLr", outerLr}, {"outerMomentum", outerMomentum}, {"horizon", horizon},
-            {"referenceHorizon", referenceHorizon}, {"targetFraction", targetFraction},
-            {"metric", metric}, {"bestAccuracy", evaluator.BestAccuracy()},
+            {"classes", classes},
+            {"samplesPerIsland", setup.task.samplesPerIsland},
+            {"parameters", evaluator.Task()->Dimension()},
+            {"optimizer", optimizer},
+            {"lr", learningRate},
+            {"sgdMomentum", setup.inner.momentum},
+            {"batch", batch},
+            {"outerLr", outerLr},
+            {"outerMomentum", outerMomentum},
+            {"horizon", horizon},
+            {"referenceHorizon", referenceHorizon},
+            {"targetFraction", targetFraction},
+            {"metric", metric},
+            {"bestAccuracy", evaluator.BestAccuracy()},
             {"targetAccuracy", evaluator.TargetAccuracy()},
             {"colocated", {{"timeToTarget", finiteOr(colocatedTime)}}}};
         std::printf("%-28s %-24s %10s %14s %10s %10s\n", "series", "schedule (clique sizes)",
@@ -220,14 +236,14 @@ main(int argc, char* argv[])
             {
                 mean += t / times.size();
             }
-            SyncMode sync = s.mode == ExchangePattern::AGGREGATION ? SyncMode::FIXED_POINT
-                                                                   : SyncMode::EXACT;
-            GapResult result = evaluator.Evaluate(schedule, cities, times, horizon, sync, 16, false);
+            SyncMode sync =
+                s.mode == ExchangePattern::AGGREGATION ? SyncMode::FIXED_POINT : SyncMode::EXACT;
+            GapResult result =
+                evaluator.Evaluate(schedule, cities, times, horizon, sync, 16, false);
             writeCurve(s.name, result.curve);
             std::string sizes = s.communicate ? ScheduleOptimizer::CliqueSizes(schedule) : "-";
-            std::printf("%-28s %-24s %10.3f %14.2f %10.2f %10.4f\n", s.name.c_str(),
-                        sizes.c_str(), mean, result.timeToTargetS, result.gap,
-                        result.curve.back().accuracy);
+            std::printf("%-28s %-24s %10.3f %14.2f %10.2f %10.4f\n", s.name.c_str(), sizes.c_str(),
+                        mean, result.timeToTargetS, result.gap, result.curve.back().accuracy);
             summary["series"].push_back({{"name", s.name},
                                          {"mode", PatternName(s.mode)},
                                          {"schedule", schedule.GetName()},

@@ -65,11 +65,15 @@ main(int argc, char* argv[])
     cmd.AddValue("task", "classification | least-squares | logistic", taskKind);
     cmd.AddValue("hidden", "Classification: hidden layer widths, e.g. 128,64 (none: linear)",
                  hidden);
-    cmd.AddValue("alpha", "Classification: Dirichlet label skew (small = few classes per island, "
-                 "inf = iid)", alpha);
+    cmd.AddValue("alpha",
+                 "Classification: Dirichlet label skew (small = few classes per island, "
+                 "inf = iid)",
+                 alpha);
     cmd.AddValue("classes", "Classification: number of classes", classes);
-    cmd.AddValue("samplesPerIsland", "Rows per island's shard (0: 4096 classification, 1024 "
-                 "linear)", samplesPerIsland);
+    cmd.AddValue("samplesPerIsland",
+                 "Rows per island's shard (0: 4096 classification, 1024 "
+                 "linear)",
+                 samplesPerIsland);
     cmd.AddValue("dimension", "Linear tasks: parameters of the model", dimension);
     cmd.AddValue("localSteps", "Local steps per round", localSteps);
     cmd.AddValue("computeTime", "Simulated seconds per local step", computeTime);
@@ -106,9 +110,9 @@ main(int argc, char* argv[])
         tc.hidden = ProxyTaskConfig::ParseHidden(hidden);
         tc.alpha = alpha;
         tc.classes = classes;
-        tc.samplesPerIsland = samplesPerIsland > 0 ? samplesPerIsland
+        tc.samplesPerIsland = samplesPerIsland > 0                       ? samplesPerIsland
                               : tc.kind == ProxyTaskKind::CLASSIFICATION ? 4096
-                                                                        : 1024;
+                                                                         : 1024;
         tc.dimension = dimension;
         tc.islands = cities.size();
         tc.heterogeneity = heterogeneity;
@@ -126,8 +130,7 @@ main(int argc, char* argv[])
 
         scenario.SetTopology(topology);
         scenario.SetSchedule(schedule);
-        scenario.SetCapabilities(
-            NetworkCapabilities::ForPattern(ParsePattern(mode)));
+        scenario.SetCapabilities(NetworkCapabilities::ForPattern(ParsePattern(mode)));
         scenario.SetRounds(rounds);
         scenario.SetIslandAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
         scenario.SetIslandAttribute("SegmentSize", UintegerValue(segmentSize));
@@ -149,18 +152,27 @@ main(int argc, char* argv[])
         run.modelBytes = static_cast<uint64_t>(modelBytes);
         run.segmentSize = segmentSize;
         run.rounds = rounds;
-        run.parametersJson =
-            nlohmann::json{{"task", taskKind}, {"hidden", ProxyTaskConfig::HiddenText(tc.hidden)},
-                           {"alpha", std::isinf(alpha) ? nlohmann::json("inf") : nlohmann::json(alpha)},
-                           {"classes", classes}, {"samplesPerIsland", tc.samplesPerIsland},
-                           {"parameters", task->Dimension()}, {"optimizer", optimizer},
-                           {"sgdMomentum", inner.momentum}, {"batch", batch},
-                           {"dimension", dimension}, {"localSteps", localSteps},
-                           {"computeTime", computeTime}, {"lr", learningRate},
-                           {"outerLr", outerLr}, {"momentum", momentum},
-                           {"heterogeneity", heterogeneity}, {"fixedPointBits", fixedPointBits},
-                           {"modelBytes", modelBytes}, {"segmentSize", segmentSize}}
-                .dump();
+        run.parametersJson = nlohmann::json{
+            {"task", taskKind},
+            {"hidden", ProxyTaskConfig::HiddenText(tc.hidden)},
+            {"alpha", std::isinf(alpha) ? nlohmann::json("inf") : nlohmann::json(alpha)},
+            {"classes", classes},
+            {"samplesPerIsland", tc.samplesPerIsland},
+            {"parameters", task->Dimension()},
+            {"optimizer", optimizer},
+            {"sgdMomentum", inner.momentum},
+            {"batch", batch},
+            {"dimension", dimension},
+            {"localSteps", localSteps},
+            {"computeTime", computeTime},
+            {"lr", learningRate},
+            {"outerLr", outerLr},
+            {"momentum", momentum},
+            {"heterogeneity", heterogeneity},
+            {"fixedPointBits", fixedPointBits},
+            {"modelBytes", modelBytes},
+            {"segmentSize",
+             segmentSize}}.dump();
     }
     catch (const std::exception& e)
     {
@@ -181,8 +193,9 @@ main(int argc, char* argv[])
         auto islands = TrainingMetrics::IslandEvaluations(*task, vectors);
         for (std::size_t i = 0; i < learners.size(); ++i)
         {
-            TrainingRecord row{round, cities[i], time, learners[i]->LastLocalLoss(),
-                               islands[i].loss, average.loss, consensus};
+            TrainingRecord row{
+                round,           cities[i],    time,     learners[i]->LastLocalLoss(),
+                islands[i].loss, average.loss, consensus};
             row.globalAccuracy = islands[i].accuracy;
             row.meanGlobalAccuracy = average.accuracy;
             rows.push_back(row);
@@ -193,8 +206,8 @@ main(int argc, char* argv[])
     });
     ScenarioResult result = scenario.Run();
     result.training = rows;
-    std::cout << (result.complete ? "complete" : "INCOMPLETE") << ": simulated "
-              << result.simTimeS << " s in " << result.wallTimeS << " s wall time\n";
+    std::cout << (result.complete ? "complete" : "INCOMPLETE") << ": simulated " << result.simTimeS
+              << " s in " << result.wallTimeS << " s wall time\n";
     int status = result.complete ? 0 : 1;
     if (!result.complete)
     {

@@ -41,8 +41,8 @@ LayersOf(const ProxyTaskConfig& config)
 } // namespace
 
 ClassificationTask::ClassificationTask(const ProxyTaskConfig& config)
-    : m_config(config),
-      m_network(LayersOf(config))
+    : m_config(config)
+    , m_network(LayersOf(config))
 {
     const auto d = static_cast<Eigen::Index>(config.inputs);
     const auto l = static_cast<Eigen::Index>(config.latent);
@@ -81,18 +81,14 @@ ClassificationTask::ClassificationTask(const ProxyTaskConfig& config)
     }
     else
     {
-        m_shares = LabelSkew::Shares(n,
-                                     c,
-                                     config.alpha,
-                                     config.placement,
+        m_shares = LabelSkew::Shares(n, c, config.alpha, config.placement,
                                      BatchSampler::DeriveSeed(config.seed, kSharesStream));
         m_features.resize(n);
         m_labels.resize(n);
         for (std::size_t k = 0; k < n; ++k)
         {
-            std::vector<std::size_t> counts =
-                LabelSkew::Counts(m_shares.row(static_cast<Eigen::Index>(k)).transpose(),
-                                  config.samplesPerIsland);
+            std::vector<std::size_t> counts = LabelSkew::Counts(
+                m_shares.row(static_cast<Eigen::Index>(k)).transpose(), config.samplesPerIsland);
             std::mt19937_64 shardRng(BatchSampler::DeriveSeed(config.seed, kFirstShardStream + k));
             m_features[k].resize(static_cast<Eigen::Index>(config.samplesPerIsland), d);
             m_labels[k].clear();
@@ -199,10 +195,8 @@ ClassificationTask::ClassCounts(std::size_t island) const
 }
 
 double
-ClassificationTask::BatchGradient(std::size_t island,
-                                  const Eigen::VectorXd& w,
-                                  const std::vector<std::size_t>& rows,
-                                  Eigen::VectorXd& grad) const
+ClassificationTask::BatchGradient(std::size_t island, const Eigen::VectorXd& w,
+                                  const std::vector<std::size_t>& rows, Eigen::VectorXd& grad) const
 {
     const Matrix& x = Features(island);
     const std::vector<int>& y = Labels(island);
@@ -223,8 +217,7 @@ ClassificationTask::ShardLoss(std::size_t island, const Eigen::VectorXd& w) cons
 }
 
 double
-ClassificationTask::ShardGradient(std::size_t island,
-                                  const Eigen::VectorXd& w,
+ClassificationTask::ShardGradient(std::size_t island, const Eigen::VectorXd& w,
                                   Eigen::VectorXd& grad) const
 {
     return m_network.Loss(w, Features(island), Labels(island), &grad);

@@ -57,13 +57,11 @@ class ClassificationTask : public ProxyTask
     std::size_t ShardRows(std::size_t island) const override;
     Eigen::VectorXd InitialParameters() const override;
     bool HasAccuracy() const override;
-    double BatchGradient(std::size_t island,
-                         const Eigen::VectorXd& w,
+    double BatchGradient(std::size_t island, const Eigen::VectorXd& w,
                          const std::vector<std::size_t>& rows,
                          Eigen::VectorXd& grad) const override;
     double ShardLoss(std::size_t island, const Eigen::VectorXd& w) const override;
-    double ShardGradient(std::size_t island,
-                         const Eigen::VectorXd& w,
+    double ShardGradient(std::size_t island, const Eigen::VectorXd& w,
                          Eigen::VectorXd& grad) const override;
     Evaluation HeldOut(const Eigen::VectorXd& w) const override;
 

@@ -54,7 +54,8 @@ GapEvaluator::GapEvaluator(const GapSetup& setup)
     m_task = ProxyTask::Create(setup.task);
     if (!m_task->HasAccuracy())
     {
-        throw std::invalid_argument("gap evaluator: the " + ProxyTaskConfig::KindName(setup.task.kind) +
+        throw std::invalid_argument("gap evaluator: the " +
+                                    ProxyTaskConfig::KindName(setup.task.kind) +
                                     " task has no accuracy to set a target on");
     }
     ColocatedTrainer colocated(m_task, setup.inner, setup.computeTimeS, setup.seed);
@@ -101,13 +102,9 @@ GapEvaluator::ColocatedTimeToTarget() const
 }
 
 GapResult
-GapEvaluator::Evaluate(const Schedule& schedule,
-                       const std::vector<std::string>& islands,
-                       const std::vector<double>& periodRoundTimes,
-                       double horizonS,
-                       SyncMode sync,
-                       int fractionBits,
-                       bool stopAtTarget) const
+GapEvaluator::Evaluate(const Schedule& schedule, const std::vector<std::string>& islands,
+                       const std::vector<double>& periodRoundTimes, double horizonS, SyncMode sync,
+                       int fractionBits, bool stopAtTarget) const
 {
     if (periodRoundTimes.empty())
     {
@@ -163,7 +160,7 @@ GapEvaluator::Evaluate(const Schedule& schedule,
     result.curve = result.run.Curve(m_setup.metric);
     result.timeToTargetS = TrainingMetrics::TimeToAccuracy(result.curve, m_target);
     result.gap = m_colocatedTime > 0 ? result.timeToTargetS / m_colocatedTime
-                                      : std::numeric_limits<double>::quiet_NaN();
+                                     : std::numeric_limits<double>::quiet_NaN();
     return result;
 }
 

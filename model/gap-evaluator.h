@@ -92,12 +92,9 @@ class GapEvaluator
      * std::invalid_argument on empty or bad round times (negative, non-finite, all zero),
      * horizonS <= 0, and what TrainingRun throws.
      */
-    GapResult Evaluate(const Schedule& schedule,
-                       const std::vector<std::string>& islands,
-                       const std::vector<double>& periodRoundTimes,
-                       double horizonS,
-                       SyncMode sync = SyncMode::EXACT,
-                       int fractionBits = 16,
+    GapResult Evaluate(const Schedule& schedule, const std::vector<std::string>& islands,
+                       const std::vector<double>& periodRoundTimes, double horizonS,
+                       SyncMode sync = SyncMode::EXACT, int fractionBits = 16,
                        bool stopAtTarget = true) const;
 
   private:

@@ -60,10 +60,7 @@ LabelSkew::Dirichlet(std::size_t k, double alpha, std::mt19937_64& rng)
 }
 
 Eigen::MatrixXd
-LabelSkew::Shares(std::size_t islands,
-                  std::size_t classes,
-                  double alpha,
-                  ClassPlacement placement,
+LabelSkew::Shares(std::size_t islands, std::size_t classes, double alpha, ClassPlacement placement,
                   uint64_t seed)
 {
     if (islands == 0 || classes == 0)
@@ -115,9 +112,8 @@ LabelSkew::Counts(const Eigen::VectorXd& shares, std::size_t rows)
     }
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return remainder[a] > remainder[b];
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
     for (std::size_t i = 0; given < rows; ++i, ++given)
     {
         ++counts[order[i % n]];

@@ -46,11 +46,8 @@ class LabelSkew
     /// One Dirichlet(alpha 1_k) draw; \p alpha > 0 (or +infinity: all 1/k); \p k > 0.
     static std::vector<double> Dirichlet(std::size_t k, double alpha, std::mt19937_64& rng);
     /// Islands x classes matrix of shares (rows sum to 1), drawn from \p seed.
-    static Eigen::MatrixXd Shares(std::size_t islands,
-                                  std::size_t classes,
-                                  double alpha,
-                                  ClassPlacement placement,
-                                  uint64_t seed);
+    static Eigen::MatrixXd Shares(std::size_t islands, std::size_t classes, double alpha,
+                                  ClassPlacement placement, uint64_t seed);
     /// Integer counts summing to \p rows, proportional to \p shares (largest remainder;
     /// ties to the lower index). Throws std::invalid_argument on negative or all-zero shares.
     static std::vector<std::size_t> Counts(const Eigen::VectorXd& shares, std::size_t rows);

@@ -91,7 +91,7 @@ LinearTask::LinearTask(const ProxyTaskConfig& config)
 
 void
 LinearTask::Draw(std::size_t island, std::size_t rows, uint64_t stream, Matrix& x,
-                Eigen::VectorXd& y) const
+                 Eigen::VectorXd& y) const
 {
     const std::size_t d = m_config.dimension;
     const std::size_t n = m_config.islands;
@@ -196,7 +196,7 @@ LinearTask::InitialParameters() const
 
 double
 LinearTask::Evaluate(const Matrix& x, const Eigen::VectorXd& y, const Eigen::VectorXd& w,
-                    Eigen::VectorXd* grad) const
+                     Eigen::VectorXd* grad) const
 {
     CheckVector(w);
     const double rows = static_cast<double>(x.rows());
@@ -238,7 +238,7 @@ LinearTask::ShardGradient(std::size_t island, const Eigen::VectorXd& w, Eigen::V
 
 double
 LinearTask::BatchGradient(std::size_t island, const Eigen::VectorXd& w,
-                         const std::vector<std::size_t>& rows, Eigen::VectorXd& grad) const
+                          const std::vector<std::size_t>& rows, Eigen::VectorXd& grad) const
 {
     const Matrix& x = Features(island);
     const Eigen::VectorXd& y = Targets(island);

@@ -59,13 +59,11 @@ class LinearTask : public ProxyTask
     std::size_t ShardRows(std::size_t island) const override;
     Eigen::VectorXd InitialParameters() const override;
     bool HasAccuracy() const override;
-    double BatchGradient(std::size_t island,
-                         const Eigen::VectorXd& w,
+    double BatchGradient(std::size_t island, const Eigen::VectorXd& w,
                          const std::vector<std::size_t>& rows,
                          Eigen::VectorXd& grad) const override;
     double ShardLoss(std::size_t island, const Eigen::VectorXd& w) const override;
-    double ShardGradient(std::size_t island,
-                         const Eigen::VectorXd& w,
+    double ShardGradient(std::size_t island, const Eigen::VectorXd& w,
                          Eigen::VectorXd& grad) const override;
     Evaluation HeldOut(const Eigen::VectorXd& w) const override;
 
@@ -81,16 +79,11 @@ class LinearTask : public ProxyTask
 
   private:
     /// Mean loss of \p w on (\p x, \p y); the mean gradient into \p grad if non-null.
-    double Evaluate(const Matrix& x,
-                    const Eigen::VectorXd& y,
-                    const Eigen::VectorXd& w,
+    double Evaluate(const Matrix& x, const Eigen::VectorXd& y, const Eigen::VectorXd& w,
                     Eigen::VectorXd* grad) const;
     void CheckVector(const Eigen::VectorXd& w) const;
     /// \p rows rows of island \p island's distribution (island = N: the mixture).
-    void Draw(std::size_t island,
-              std::size_t rows,
-              uint64_t stream,
-              Matrix& x,
+    void Draw(std::size_t island, std::size_t rows, uint64_t stream, Matrix& x,
               Eigen::VectorXd& y) const;
 
     ProxyTaskConfig m_config;

@@ -12,8 +12,8 @@ namespace ns3
 {
 
 Mlp::Mlp(std::vector<std::size_t> layers)
-    : m_layers(std::move(layers)),
-      m_parameters(0)
+    : m_layers(std::move(layers))
+    , m_parameters(0)
 {
     if (m_layers.size() < 2)
     {
@@ -150,9 +150,7 @@ Mlp::Logits(const Eigen::VectorXd& w, const Matrix& x) const
 }
 
 double
-Mlp::Loss(const Eigen::VectorXd& w,
-          const Matrix& x,
-          const std::vector<int>& labels,
+Mlp::Loss(const Eigen::VectorXd& w, const Matrix& x, const std::vector<int>& labels,
           Eigen::VectorXd* grad) const
 {
     Check(w, x, &labels);

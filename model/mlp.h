@@ -58,13 +58,10 @@ class Mlp
     /// Mean cross-entropy of \p w on rows \p x with labels \p labels; its gradient into
     /// \p grad when non-null. Throws std::invalid_argument on size mismatches, an empty batch or
     /// a label outside [0, classes).
-    double Loss(const Eigen::VectorXd& w,
-                const Matrix& x,
-                const std::vector<int>& labels,
+    double Loss(const Eigen::VectorXd& w, const Matrix& x, const std::vector<int>& labels,
                 Eigen::VectorXd* grad) const;
     /// Loss and accuracy of \p w on rows \p x with labels \p labels.
-    Evaluation Evaluate(const Eigen::VectorXd& w,
-                        const Matrix& x,
+    Evaluation Evaluate(const Eigen::VectorXd& w, const Matrix& x,
                         const std::vector<int>& labels) const;
     /// The logits (B x classes).
     Matrix Logits(const Eigen::VectorXd& w, const Matrix& x) const;

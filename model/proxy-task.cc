@@ -31,8 +31,8 @@ RequireFinite(double value, bool positive, const std::string& field)
     if (!std::isfinite(value) || (positive ? !(value > 0) : !(value >= 0)))
     {
         throw std::invalid_argument("proxy task: " + field + " must be " +
-                                    (positive ? "positive" : "non-negative") +
-                                    " and finite (got " + std::to_string(value) + ")");
+                                    (positive ? "positive" : "non-negative") + " and finite (got " +
+                                    std::to_string(value) + ")");
     }
 }
 
@@ -198,7 +198,8 @@ ProxyTask::CheckIsland(std::size_t island) const
 }
 
 void
-ProxyTask::CheckRows(const std::vector<std::size_t>& rows, std::size_t shardRows, std::size_t island)
+ProxyTask::CheckRows(const std::vector<std::size_t>& rows, std::size_t shardRows,
+                     std::size_t island)
 {
     if (rows.empty())
     {

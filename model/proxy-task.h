@@ -33,7 +33,7 @@ enum class ProxyTaskKind
 struct ProxyTaskConfig
 {
     ProxyTaskKind kind = ProxyTaskKind::CLASSIFICATION;
-    std::size_t islands = 9;             ///< N: number of shards, > 0.
+    std::size_t islands = 9; ///< N: number of shards, > 0.
     /// Rows of every island's shard, > 0 (linear tasks store d values per row: lower it there).
     std::size_t samplesPerIsland = 4096;
     std::size_t heldOutSamples = 1000; ///< Rows of the held-out set, > 0.
@@ -103,15 +103,13 @@ class ProxyTask
     /// Loss of \p w on rows \p rows of island \p island's shard; their mean gradient into
     /// \p grad (std::out_of_range for a row beyond the shard, std::invalid_argument for an
     /// empty batch or a vector of the wrong size).
-    virtual double BatchGradient(std::size_t island,
-                                 const Eigen::VectorXd& w,
+    virtual double BatchGradient(std::size_t island, const Eigen::VectorXd& w,
                                  const std::vector<std::size_t>& rows,
                                  Eigen::VectorXd& grad) const = 0;
     /// Loss of \p w on island \p island's full shard.
     virtual double ShardLoss(std::size_t island, const Eigen::VectorXd& w) const = 0;
     /// Loss of \p w on island \p island's full shard; its gradient into \p grad.
-    virtual double ShardGradient(std::size_t island,
-                                 const Eigen::VectorXd& w,
+    virtual double ShardGradient(std::size_t island, const Eigen::VectorXd& w,
                                  Eigen::VectorXd& grad) const = 0;
     /// Loss and accuracy (NaN where HasAccuracy() is false) of \p w on the held-out set.
     virtual Evaluation HeldOut(const Eigen::VectorXd& w) const = 0;
@@ -122,8 +120,7 @@ class ProxyTask
     /// Throws std::out_of_range unless \p island < Islands().
     void CheckIsland(std::size_t island) const;
     /// Throws std::invalid_argument on an empty batch or a row index not below \p rows.
-    static void CheckRows(const std::vector<std::size_t>& rows,
-                          std::size_t shardRows,
+    static void CheckRows(const std::vector<std::size_t>& rows, std::size_t shardRows,
                           std::size_t island);
 };
 

@@ -130,7 +130,8 @@ TrainingMetrics::Vectors(const std::vector<std::shared_ptr<ProxyLearner>>& learn
 double
 TrainingMetrics::TimeToTarget(const LossCurve& curve, double target)
 {
-    return FirstCrossing(curve, [](const LossPoint& p) { return -p.loss; }, -target);
+    return FirstCrossing(
+        curve, [](const LossPoint& p) { return -p.loss; }, -target);
 }
 
 double
@@ -180,8 +181,7 @@ TrainingMetrics::IslandEvaluations(const ProxyTask& task,
 }
 
 Evaluation
-TrainingMetrics::Score(const std::vector<Evaluation>& islands,
-                       const Evaluation& average,
+TrainingMetrics::Score(const std::vector<Evaluation>& islands, const Evaluation& average,
                        TargetMetric metric)
 {
     if (islands.empty())
@@ -248,7 +248,8 @@ TrainingMetrics::MetricName(TargetMetric metric)
 double
 TrainingMetrics::TimeToAccuracy(const LossCurve& curve, double target)
 {
-    return FirstCrossing(curve, [](const LossPoint& p) { return p.accuracy; }, target);
+    return FirstCrossing(
+        curve, [](const LossPoint& p) { return p.accuracy; }, target);
 }
 
 double

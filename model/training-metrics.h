@@ -88,8 +88,7 @@ class TrainingMetrics
     static std::vector<Evaluation> IslandEvaluations(const ProxyTask& task,
                                                      const std::vector<Eigen::VectorXd>& vectors);
     /// Throws std::invalid_argument if \p islands is empty.
-    static Evaluation Score(const std::vector<Evaluation>& islands,
-                            const Evaluation& average,
+    static Evaluation Score(const std::vector<Evaluation>& islands, const Evaluation& average,
                             TargetMetric metric);
     /// "islands-mean" | "islands-min" | "average-model"; throws std::invalid_argument otherwise.
     static TargetMetric ParseMetric(const std::string& name);

@@ -53,14 +53,14 @@ struct TrainingRunConfig
 struct TrainingRoundRecord
 {
     uint32_t round = 0;
-    double startS = 0;                    ///< Simulated time the round starts.
-    double endS = 0;                      ///< ... and ends: startS + the round's duration.
-    Evaluation average;                   ///< Held-out loss, accuracy of the mean vector.
-    std::vector<Evaluation> islands;      ///< Per island: held-out loss, accuracy of its own x.
-    double consensusDistance = 0;         ///< Mean over islands of ||x_i - mean||.
-    std::vector<double> localLoss;        ///< Per island: shard loss after its local steps.
-    std::vector<double> batchLoss;        ///< Per island: mean minibatch loss of its steps.
-    uint64_t overflows = 0;               ///< FIXED_POINT: int32 encode/sum overflows in the round.
+    double startS = 0;               ///< Simulated time the round starts.
+    double endS = 0;                 ///< ... and ends: startS + the round's duration.
+    Evaluation average;              ///< Held-out loss, accuracy of the mean vector.
+    std::vector<Evaluation> islands; ///< Per island: held-out loss, accuracy of its own x.
+    double consensusDistance = 0;    ///< Mean over islands of ||x_i - mean||.
+    std::vector<double> localLoss;   ///< Per island: shard loss after its local steps.
+    std::vector<double> batchLoss;   ///< Per island: mean minibatch loss of its steps.
+    uint64_t overflows = 0;          ///< FIXED_POINT: int32 encode/sum overflows in the round.
     /// FIXED_POINT: largest |fixed-point average - exact average| over cliques and entries.
     double maxAverageError = 0;
 };
@@ -94,8 +94,9 @@ struct TrainingRunResult
  * lane keeps the saturated / unchanged value; treat a run with overflows as invalid). The
  * round lasts duration(r) seconds; a TrainingRoundRecord is taken at its end: the held-out
  * loss and accuracy of every island's own vector and of the mean vector, the consensus
- * distance. With stopAccuracy set, the run ends after the first round whose score reaches it. The one-round-delayed
- * merge of overlapped (streaming) rounds is not modelled: only their durations change.
+ * distance. With stopAccuracy set, the run ends after the first round whose score reaches it. The
+ * one-round-delayed merge of overlapped (streaming) rounds is not modelled: only their durations
+ * change.
  */
 class TrainingRun
 {

@@ -64,9 +64,9 @@ TEST(ClassificationTask, ShardsHaveTheConfiguredDirichletSkew)
             std::vector<std::size_t> counts = task->ClassCounts(k);
             for (std::size_t cls = 0; cls < 10; ++cls)
             {
-                EXPECT_LE(std::abs(static_cast<double>(counts[cls]) -
-                                   200 * task->ClassShares()(k, cls)),
-                          1.0);
+                EXPECT_LE(
+                    std::abs(static_cast<double>(counts[cls]) - 200 * task->ClassShares()(k, cls)),
+                    1.0);
             }
         }
     }
@@ -132,7 +132,8 @@ TEST(ClassificationTask, RowsLieAroundTheirClassModes)
         double best = INFINITY;
         for (std::size_t m = 0; m < c.modesPerClass; ++m)
         {
-            auto centre = task->Centres().row(static_cast<Eigen::Index>(y[r] * c.modesPerClass + m));
+            auto centre =
+                task->Centres().row(static_cast<Eigen::Index>(y[r] * c.modesPerClass + m));
             best = std::min(best, (x.row(r) - centre).norm());
         }
         EXPECT_LT(best, 0.05 * std::sqrt(8.0) * 2.5);
@@ -142,7 +143,8 @@ TEST(ClassificationTask, RowsLieAroundTheirClassModes)
 TEST(ClassificationTask, TaskGradientsMatchFiniteDifferences)
 {
     auto task = MakeClassification(SmallClassification(2, 30, 0.5, 6));
-    Eigen::VectorXd w = task->InitialParameters() + Eigen::VectorXd::Constant(task->Dimension(), 0.01);
+    Eigen::VectorXd w =
+        task->InitialParameters() + Eigen::VectorXd::Constant(task->Dimension(), 0.01);
     Eigen::VectorXd g;
     std::vector<std::size_t> rows{3, 17, 5, 29};
     task->BatchGradient(1, w, rows, g);

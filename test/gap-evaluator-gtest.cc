@@ -72,9 +72,12 @@ TEST(GapEvaluator, NoCommunicationMissesTheTargetThatColocatedAndAllReduceReach)
     EXPECT_LT(TrainingMetrics::BestAccuracy(none.curve), 0.7 * evaluator.TargetAccuracy());
     EXPECT_EQ(none.run.rounds.size(), 240u); // 120 s of 0.5 s rounds
     // A rotating schedule of pairs (islands mix through a ring of cliques) also gets there.
-    Schedule pairs("pairs",
-                   {ScheduleRound{{{cities[0], cities[1]}, {cities[2], cities[3]}, {cities[4], cities[5]}}, {}},
-                    ScheduleRound{{{cities[1], cities[2]}, {cities[3], cities[4]}, {cities[5], cities[0]}}, {}}});
+    Schedule pairs(
+        "pairs",
+        {ScheduleRound{{{cities[0], cities[1]}, {cities[2], cities[3]}, {cities[4], cities[5]}},
+                       {}},
+         ScheduleRound{{{cities[1], cities[2]}, {cities[3], cities[4]}, {cities[5], cities[0]}},
+                       {}}});
     GapResult mixing = evaluator.Evaluate(pairs, cities, {compute + 0.1}, 120);
     EXPECT_TRUE(mixing.Reached());
 }
@@ -93,13 +96,14 @@ TEST(GapEvaluator, TimeToTargetScalesWithTheRoundTime)
     EXPECT_NEAR(fast.gap, fast.timeToTargetS / evaluator.ColocatedTimeToTarget(), 1e-12);
     // Early stop: the run ends with the first round at the target.
     const auto& last = fast.run.rounds.back();
-    EXPECT_GE(TrainingMetrics::Score(last.islands, last.average, TargetMetric::ISLAND_MEAN).accuracy,
-              evaluator.TargetAccuracy());
+    EXPECT_GE(
+        TrainingMetrics::Score(last.islands, last.average, TargetMetric::ISLAND_MEAN).accuracy,
+        evaluator.TargetAccuracy());
     EXPECT_LE(fast.timeToTargetS, last.endS);
     EXPECT_GT(fast.timeToTargetS, last.endS - 0.7);
     // A period of two round times alternates them.
-    GapResult alternating = evaluator.Evaluate(all, cities, {0.5, 1.5}, 4.0, SyncMode::EXACT,
-                                               16, false);
+    GapResult alternating =
+        evaluator.Evaluate(all, cities, {0.5, 1.5}, 4.0, SyncMode::EXACT, 16, false);
     ASSERT_EQ(alternating.run.rounds.size(), 4u);
     EXPECT_DOUBLE_EQ(alternating.run.rounds[1].endS, 2.0);
     EXPECT_DOUBLE_EQ(alternating.run.rounds[3].endS, 4.0);

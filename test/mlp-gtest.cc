@@ -177,10 +177,16 @@ TEST(Mlp, BadArgumentsThrow)
     Mlp net({3, 2});
     Mlp::Matrix x = Mlp::Matrix::Zero(2, 3);
     Eigen::VectorXd w = Eigen::VectorXd::Zero(8);
-    ExpectInvalid([&]() { net.Loss(Eigen::VectorXd::Zero(7), x, {0, 1}, nullptr); },
-                  "7 entries, expected 8");
-    ExpectInvalid([&]() { net.Loss(w, Mlp::Matrix::Zero(2, 4), {0, 1}, nullptr); },
-                  "4 features, expected 3");
+    ExpectInvalid(
+        [&]() {
+            net.Loss(Eigen::VectorXd::Zero(7), x, {0, 1}, nullptr);
+        },
+        "7 entries, expected 8");
+    ExpectInvalid(
+        [&]() {
+            net.Loss(w, Mlp::Matrix::Zero(2, 4), {0, 1}, nullptr);
+        },
+        "4 features, expected 3");
     ExpectInvalid([&]() { net.Loss(w, x, {0}, nullptr); }, "1 labels for 2 rows");
     ExpectInvalid([&]() { net.Loss(w, x, {0, 2}, nullptr); }, "label 2 outside");
     ExpectInvalid([&]() { net.Evaluate(w, Mlp::Matrix::Zero(0, 3), {}); }, "empty batch");

@@ -6,8 +6,8 @@
 
 // Helpers shared by the GoogleTest files of the training proxy (small, fast tasks).
 
-#include "ns3/local-optimizer.h"
 #include "ns3/linear-task.h"
+#include "ns3/local-optimizer.h"
 #include "ns3/proxy-task.h"
 #include "ns3/schedule.h"
 
@@ -57,9 +57,7 @@ MakeLinear(const ProxyTaskConfig& c)
 /// A small classification task: \p islands islands of \p rows rows, Dirichlet \p alpha,
 /// 8 inputs (latent 4), 5 classes of 2 modes, one hidden layer of \p hidden units.
 inline ProxyTaskConfig
-SmallClassification(std::size_t islands = 4,
-                    std::size_t rows = 200,
-                    double alpha = 0.1,
+SmallClassification(std::size_t islands = 4, std::size_t rows = 200, double alpha = 0.1,
                     std::size_t hidden = 16)
 {
     ProxyTaskConfig c;

@@ -81,10 +81,10 @@ class PacketEqualsFluidTrainingTestCase : public TestCase
 {
   public:
     PacketEqualsFluidTrainingTestCase(ExchangePattern mode, double loss)
-        : TestCase(std::string("packet-level training equals TrainingRun: ") +
-                   PatternName(mode) + (loss > 0 ? ", 1% loss" : "")),
-          m_mode(mode),
-          m_loss(loss)
+        : TestCase(std::string("packet-level training equals TrainingRun: ") + PatternName(mode) +
+                   (loss > 0 ? ", 1% loss" : ""))
+        , m_mode(mode)
+        , m_loss(loss)
     {
     }
 
@@ -94,8 +94,7 @@ class PacketEqualsFluidTrainingTestCase : public TestCase
         const uint32_t rounds = 4;
         const uint32_t localSteps = 3;
         Topology topo = TopologyReader::ReadFile(kData + "/nine-city.topology");
-        Schedule sched =
-            Schedule::Load(kData + "/schedules/3x3-rotating.json", topo.CityCodes());
+        Schedule sched = Schedule::Load(kData + "/schedules/3x3-rotating.json", topo.CityCodes());
         std::vector<std::string> cities = sched.Cities();
         auto task = ProxyTask::Create(SmallTask(cities.size(), 256, 0.1, 256));
         NS_TEST_ASSERT_MSG_GT(task->Dimension(), 2048u, "more than one segment of values");
@@ -135,8 +134,7 @@ class PacketEqualsFluidTrainingTestCase : public TestCase
         TrainingRunResult ref = reference.Run(config, TrainingRun::Periodic({1.0}));
         double diff = MaxDifference(learners, reference.Learners());
         double tolerance = aggregated ? 0.0 : 1e-9;
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(diff, tolerance,
-                                    "vectors differ from TrainingRun by " << diff);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(diff, tolerance, "vectors differ from TrainingRun by " << diff);
         if (aggregated)
         {
             // The FPGA's sums are those of TrainingRun bit for bit, so its per-round error
@@ -146,7 +144,8 @@ class PacketEqualsFluidTrainingTestCase : public TestCase
             for (const TrainingRoundRecord& round : ref.rounds)
             {
                 NS_TEST_EXPECT_MSG_LT_OR_EQ(round.maxAverageError, bound,
-                                            "round " << round.round << ": fixed-point average off by "
+                                            "round " << round.round
+                                                     << ": fixed-point average off by "
                                                      << round.maxAverageError);
                 NS_TEST_EXPECT_MSG_GT(round.maxAverageError, 0.0, "quantisation is modelled");
             }
@@ -230,8 +229,7 @@ class NoCommunicationMissesTargetTestCase : public TestCase
 
   private:
     /// Packet-level run of \p sched; returns the islands-mean curve (time, loss, accuracy).
-    LossCurve Train(const Topology& topo,
-                    const Schedule& sched,
+    LossCurve Train(const Topology& topo, const Schedule& sched,
                     const std::shared_ptr<const ProxyTask>& task)
     {
         std::vector<std::string> cities = topo.CityCodes();
@@ -252,10 +250,9 @@ class NoCommunicationMissesTargetTestCase : public TestCase
         LossCurve curve{{0.0, initial.loss, initial.accuracy}};
         s.SetRoundObserver([&](uint32_t, double time) {
             auto vectors = TrainingMetrics::Vectors(learners);
-            Evaluation score =
-                TrainingMetrics::Score(TrainingMetrics::IslandEvaluations(*task, vectors),
-                                       TrainingMetrics::AverageModel(*task, vectors),
-                                       TargetMetric::ISLAND_MEAN);
+            Evaluation score = TrainingMetrics::Score(
+                TrainingMetrics::IslandEvaluations(*task, vectors),
+                TrainingMetrics::AverageModel(*task, vectors), TargetMetric::ISLAND_MEAN);
             curve.push_back({time, score.loss, score.accuracy});
         });
         ScenarioResult r = s.Run();
@@ -302,8 +299,8 @@ class TrainingProxyTestSuite : public TestSuite
     TrainingProxyTestSuite()
         : TestSuite("intelligent-network-training", UNIT)
     {
-        for (ExchangePattern mode :
-             {ExchangePattern::ALL_TO_ALL, ExchangePattern::MULTICAST, ExchangePattern::AGGREGATION})
+        for (ExchangePattern mode : {ExchangePattern::ALL_TO_ALL, ExchangePattern::MULTICAST,
+                                     ExchangePattern::AGGREGATION})
         {
             AddTestCase(new PacketEqualsFluidTrainingTestCase(mode, 0.0), TestCase::QUICK);
         }

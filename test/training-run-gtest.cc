@@ -240,7 +240,7 @@ TEST(TrainingRun, ClassificationRecordsEveryIslandAndStopsAtTheTarget)
     ASSERT_LT(stopped.rounds.size(), 40u);
     std::size_t n = stopped.rounds.size();
     EXPECT_GE(stopped.rounds[n - 1].average.accuracy, target);
-    EXPECT_LT(all.rounds[n - 2].average.accuracy, target); // the first round that reaches it
+    EXPECT_LT(all.rounds[n - 2].average.accuracy, target);   // the first round that reaches it
     EXPECT_TRUE(std::isnan(stopped.rounds[0].localLoss[0])); // shard loss not tracked
     EXPECT_TRUE(std::isfinite(stopped.rounds[0].batchLoss[0]));
 }
