@@ -38,6 +38,8 @@ main(int argc, char* argv[])
     double computeTime = 0.05;
     uint32_t localSteps = 20;
     std::string taskKind = "classification";
+    std::string dataset = ProxyTaskConfig().dataset;
+    std::string datasetDir = ProxyTaskConfig().datasetDir;
     std::string hidden = ProxyTaskConfig::HiddenText(ProxyTaskConfig().hidden);
     double alpha = ProxyTaskConfig().alpha;
     uint32_t classes = ProxyTaskConfig().classes;
@@ -67,6 +69,10 @@ main(int argc, char* argv[])
     cmd.AddValue("computeTime", "Simulated seconds per local step", computeTime);
     cmd.AddValue("localSteps", "Local steps per round", localSteps);
     cmd.AddValue("task", "classification | logistic (a task with an accuracy)", taskKind);
+    cmd.AddValue("dataset",
+                 "Classification: synthetic | fashion-mnist (Debian's dataset-fashion-mnist)",
+                 dataset);
+    cmd.AddValue("datasetDir", "Classification: folder of the Fashion-MNIST files", datasetDir);
     cmd.AddValue("hidden", "Classification: hidden layer widths, e.g. 128,64 (none: linear)",
                  hidden);
     cmd.AddValue("alpha",
@@ -75,8 +81,8 @@ main(int argc, char* argv[])
                  alpha);
     cmd.AddValue("classes", "Classification: number of classes", classes);
     cmd.AddValue("samplesPerIsland",
-                 "Rows per island's shard (0: 4096 classification, 1024 "
-                 "linear)",
+                 "Rows per island's shard (0: 4096 synthetic, 1024 "
+                 "fashion-mnist and linear)",
                  samplesPerIsland);
     cmd.AddValue("dimension", "Linear tasks: parameters of the model", dimension);
     cmd.AddValue("heterogeneity", "Linear tasks: non-iid shards, 0 = iid", heterogeneity);
@@ -126,9 +132,12 @@ main(int argc, char* argv[])
         setup.task.hidden = ProxyTaskConfig::ParseHidden(hidden);
         setup.task.alpha = alpha;
         setup.task.classes = classes;
-        setup.task.samplesPerIsland = samplesPerIsland > 0 ? samplesPerIsland
-                                      : setup.task.kind == ProxyTaskKind::CLASSIFICATION ? 4096
-                                                                                         : 1024;
+        setup.task.dataset = dataset;
+        setup.task.datasetDir = datasetDir;
+        setup.task.samplesPerIsland =
+            samplesPerIsland > 0
+                ? samplesPerIsland
+                : ProxyTaskConfig::DefaultSamplesPerIsland(setup.task.kind, dataset);
         setup.task.dimension = dimension;
         setup.task.heterogeneity = heterogeneity;
         setup.task.islands = cities.size();
@@ -165,6 +174,7 @@ main(int argc, char* argv[])
             {"computeTime", computeTime},
             {"localSteps", localSteps},
             {"task", taskKind},
+            {"dataset", dataset},
             {"hidden", ProxyTaskConfig::HiddenText(setup.task.hidden)},
             {"alpha", std::isinf(alpha) ? nlohmann::json("inf") : nlohmann::json(alpha)},
             {"classes", classes},

@@ -38,6 +38,8 @@ main(int argc, char* argv[])
     double modelBytes = 20e6;
     uint32_t segmentSize = 8192;
     std::string taskKind = "classification";
+    std::string dataset = ProxyTaskConfig().dataset;
+    std::string datasetDir = ProxyTaskConfig().datasetDir;
     std::string hidden = ProxyTaskConfig::HiddenText(ProxyTaskConfig().hidden);
     double alpha = ProxyTaskConfig().alpha;
     uint32_t classes = ProxyTaskConfig().classes;
@@ -63,6 +65,10 @@ main(int argc, char* argv[])
     cmd.AddValue("modelBytes", "Modelled payload per island per round, bytes", modelBytes);
     cmd.AddValue("segmentSize", "Payload bytes per simulated segment", segmentSize);
     cmd.AddValue("task", "classification | least-squares | logistic", taskKind);
+    cmd.AddValue("dataset",
+                 "Classification: synthetic | fashion-mnist (Debian's dataset-fashion-mnist)",
+                 dataset);
+    cmd.AddValue("datasetDir", "Classification: folder of the Fashion-MNIST files", datasetDir);
     cmd.AddValue("hidden", "Classification: hidden layer widths, e.g. 128,64 (none: linear)",
                  hidden);
     cmd.AddValue("alpha",
@@ -71,8 +77,8 @@ main(int argc, char* argv[])
                  alpha);
     cmd.AddValue("classes", "Classification: number of classes", classes);
     cmd.AddValue("samplesPerIsland",
-                 "Rows per island's shard (0: 4096 classification, 1024 "
-                 "linear)",
+                 "Rows per island's shard (0: 4096 synthetic, 1024 "
+                 "fashion-mnist and linear)",
                  samplesPerIsland);
     cmd.AddValue("dimension", "Linear tasks: parameters of the model", dimension);
     cmd.AddValue("localSteps", "Local steps per round", localSteps);
@@ -110,9 +116,11 @@ main(int argc, char* argv[])
         tc.hidden = ProxyTaskConfig::ParseHidden(hidden);
         tc.alpha = alpha;
         tc.classes = classes;
-        tc.samplesPerIsland = samplesPerIsland > 0                       ? samplesPerIsland
-                              : tc.kind == ProxyTaskKind::CLASSIFICATION ? 4096
-                                                                         : 1024;
+        tc.dataset = dataset;
+        tc.datasetDir = datasetDir;
+        tc.samplesPerIsland = samplesPerIsland > 0
+                                  ? samplesPerIsland
+                                  : ProxyTaskConfig::DefaultSamplesPerIsland(tc.kind, dataset);
         tc.dimension = dimension;
         tc.islands = cities.size();
         tc.heterogeneity = heterogeneity;
@@ -154,6 +162,7 @@ main(int argc, char* argv[])
         run.rounds = rounds;
         run.parametersJson = nlohmann::json{
             {"task", taskKind},
+            {"dataset", dataset},
             {"hidden", ProxyTaskConfig::HiddenText(tc.hidden)},
             {"alpha", std::isinf(alpha) ? nlohmann::json("inf") : nlohmann::json(alpha)},
             {"classes", classes},

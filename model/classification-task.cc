@@ -4,7 +4,10 @@
 #include "classification-task.h"
 
 #include "batch-sampler.h"
+#include "idx-file.h"
+#include "input-error.h"
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 
@@ -22,9 +25,13 @@ constexpr uint64_t kSharesStream = 3;
 constexpr uint64_t kInitStream = 4;
 constexpr uint64_t kFirstShardStream = 5;
 
-/// {inputs, hidden..., classes} of \p config (validated first).
-std::vector<std::size_t>
-LayersOf(const ProxyTaskConfig& config)
+/// Fashion-MNIST: 28 x 28 pixels, 10 classes.
+constexpr std::size_t kFashionPixels = 784;
+constexpr std::size_t kFashionClasses = 10;
+
+/// \p config validated, with the inputs and classes of a real data set.
+ProxyTaskConfig
+Effective(ProxyTaskConfig config)
 {
     config.Validate();
     if (config.kind != ProxyTaskKind::CLASSIFICATION)
@@ -32,6 +39,19 @@ LayersOf(const ProxyTaskConfig& config)
         throw std::invalid_argument("classification task: the config is of kind " +
                                     ProxyTaskConfig::KindName(config.kind));
     }
+    if (config.dataset == "fashion-mnist")
+    {
+        config.inputs = kFashionPixels;
+        config.classes = kFashionClasses;
+        config.latent = std::min(config.latent, config.inputs);
+    }
+    return config;
+}
+
+/// {inputs, hidden..., classes} of an Effective() config.
+std::vector<std::size_t>
+LayersOf(const ProxyTaskConfig& config)
+{
     std::vector<std::size_t> layers{config.inputs};
     layers.insert(layers.end(), config.hidden.begin(), config.hidden.end());
     layers.push_back(config.classes);
@@ -41,9 +61,35 @@ LayersOf(const ProxyTaskConfig& config)
 } // namespace
 
 ClassificationTask::ClassificationTask(const ProxyTaskConfig& config)
-    : m_config(config)
-    , m_network(LayersOf(config))
+    : m_config(Effective(config))
+    , m_network(LayersOf(m_config))
 {
+    const std::size_t n = m_config.islands;
+    const std::size_t c = m_config.classes;
+    if (m_config.identicalData)
+    {
+        m_shares = Eigen::MatrixXd::Constant(n, c, 1.0 / static_cast<double>(c));
+    }
+    else
+    {
+        m_shares = LabelSkew::Shares(n, c, m_config.alpha, m_config.placement,
+                                     BatchSampler::DeriveSeed(m_config.seed, kSharesStream));
+    }
+    if (m_config.dataset == "fashion-mnist")
+    {
+        BuildFashionMnist();
+    }
+    else
+    {
+        BuildSynthetic();
+    }
+    m_initial = m_network.Initialize(BatchSampler::DeriveSeed(m_config.seed, kInitStream));
+}
+
+void
+ClassificationTask::BuildSynthetic()
+{
+    const ProxyTaskConfig& config = m_config;
     const auto d = static_cast<Eigen::Index>(config.inputs);
     const auto l = static_cast<Eigen::Index>(config.latent);
     const std::size_t n = config.islands;
@@ -74,7 +120,6 @@ ClassificationTask::ClassificationTask(const ProxyTaskConfig& config)
     DrawIid(config.heldOutSamples, kHeldOutStream, m_heldOutFeatures, m_heldOutLabels);
     if (config.identicalData)
     {
-        m_shares = Eigen::MatrixXd::Constant(n, c, 1.0 / static_cast<double>(c));
         m_features.resize(1);
         m_labels.resize(1);
         DrawIid(config.samplesPerIsland, kIdenticalStream, m_features[0], m_labels[0]);
@@ -103,7 +148,117 @@ ClassificationTask::ClassificationTask(const ProxyTaskConfig& config)
             }
         }
     }
-    m_initial = m_network.Initialize(BatchSampler::DeriveSeed(config.seed, kInitStream));
+}
+
+void
+ClassificationTask::BuildFashionMnist()
+{
+    const std::string dir = m_config.datasetDir + "/";
+    auto load = [&](const std::string& images, const std::string& labels, IdxFile& x, IdxFile& y) {
+        x = IdxFile::Read(dir + images);
+        y = IdxFile::Read(dir + labels);
+        if (x.ItemSize() != kFashionPixels || x.Sizes().size() != 3)
+        {
+            throw InputError(dir + images, 0, "dimensions", "images must be 28 x 28");
+        }
+        if (y.Sizes().size() != 1 || y.Items() != x.Items())
+        {
+            throw InputError(dir + labels, 0, "dimensions",
+                             std::to_string(y.Items()) + " labels for " +
+                                 std::to_string(x.Items()) + " images");
+        }
+        for (uint8_t label : y.Values())
+        {
+            if (label >= kFashionClasses)
+            {
+                throw InputError(dir + labels, 0, "data",
+                                 "label " + std::to_string(label) + " is not below 10");
+            }
+        }
+    };
+    IdxFile trainX;
+    IdxFile trainY;
+    IdxFile testX;
+    IdxFile testY;
+    load("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", trainX, trainY);
+    load("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz", testX, testY);
+    if (m_config.heldOutSamples > testX.Items())
+    {
+        throw std::invalid_argument("proxy task: heldOutSamples (" +
+                                    std::to_string(m_config.heldOutSamples) + ") exceeds the " +
+                                    std::to_string(testX.Items()) + " Fashion-MNIST test images");
+    }
+    auto copyRows = [](const IdxFile& images, const IdxFile& labels,
+                       const std::vector<std::size_t>& rows, Matrix& x, std::vector<int>& y) {
+        x.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(kFashionPixels));
+        y.resize(rows.size());
+        for (std::size_t r = 0; r < rows.size(); ++r)
+        {
+            const uint8_t* pixel = images.Values().data() + rows[r] * kFashionPixels;
+            for (std::size_t j = 0; j < kFashionPixels; ++j)
+            {
+                x(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(j)) = pixel[j] / 255.0;
+            }
+            y[r] = labels.Values()[rows[r]];
+        }
+    };
+    auto permutation = [](std::size_t size, uint64_t seed) {
+        std::vector<std::size_t> order(size);
+        for (std::size_t i = 0; i < size; ++i)
+        {
+            order[i] = i;
+        }
+        std::mt19937_64 rng(seed);
+        std::shuffle(order.begin(), order.end(), rng);
+        return order;
+    };
+    std::vector<std::size_t> heldOut =
+        permutation(testX.Items(), BatchSampler::DeriveSeed(m_config.seed, kHeldOutStream));
+    heldOut.resize(m_config.heldOutSamples);
+    copyRows(testX, testY, heldOut, m_heldOutFeatures, m_heldOutLabels);
+    std::vector<std::size_t> order =
+        permutation(trainX.Items(), BatchSampler::DeriveSeed(m_config.seed, kIdenticalStream));
+    if (m_config.identicalData)
+    {
+        std::vector<std::size_t> rows;
+        for (std::size_t i = 0; i < m_config.samplesPerIsland; ++i)
+        {
+            rows.push_back(order[i % order.size()]);
+        }
+        m_features.resize(1);
+        m_labels.resize(1);
+        copyRows(trainX, trainY, rows, m_features[0], m_labels[0]);
+        return;
+    }
+    // Every class's images in the seeded order; shared out across the islands in turn.
+    std::vector<std::vector<std::size_t>> pool(kFashionClasses);
+    for (std::size_t i : order)
+    {
+        pool[trainY.Values()[i]].push_back(i);
+    }
+    std::vector<std::size_t> cursor(kFashionClasses, 0);
+    m_features.resize(m_config.islands);
+    m_labels.resize(m_config.islands);
+    for (std::size_t k = 0; k < m_config.islands; ++k)
+    {
+        std::vector<std::size_t> counts = LabelSkew::Counts(
+            m_shares.row(static_cast<Eigen::Index>(k)).transpose(), m_config.samplesPerIsland);
+        std::vector<std::size_t> rows;
+        for (std::size_t cls = 0; cls < kFashionClasses; ++cls)
+        {
+            if (counts[cls] > 0 && pool[cls].empty())
+            {
+                throw InputError(dir + "train-labels-idx1-ubyte.gz", 0, "data",
+                                 "no image of class " + std::to_string(cls));
+            }
+            for (std::size_t i = 0; i < counts[cls]; ++i)
+            {
+                rows.push_back(pool[cls][cursor[cls] % pool[cls].size()]);
+                ++cursor[cls];
+            }
+        }
+        copyRows(trainX, trainY, rows, m_features[k], m_labels[k]);
+    }
 }
 
 void

@@ -38,6 +38,16 @@ namespace ns3
  * - the held-out set: heldOutSamples rows iid over all classes (class uniform, then mode and
  *   noise as above), whatever the shards' skew;
  * - identicalData: one shard drawn like the held-out set, used by every island.
+ * With dataset = "fashion-mnist" the rows are real images instead (Fashion-MNIST, as Debian's
+ * dataset-fashion-mnist ships it under datasetDir; D = 784 pixels scaled to [0, 1], C = 10):
+ * island k's shard takes LabelSkew::Counts(p_k, samplesPerIsland) images of every class from
+ * the 60,000 training images, each class's images in a seeded random order and shared out
+ * without replacement across the islands until a class's 6,000 run out (then its order starts
+ * again: only then do two shards share an image); the held-out set is the first
+ * heldOutSamples images of a seeded permutation of the 10,000 test images (iid, balanced);
+ * identicalData: samplesPerIsland training images drawn without replacement. Storage:
+ * 8 x 784 bytes per row (231 MB for nine shards of 4096 rows: the programs default to 1024
+ * rows there, 58 MB). Missing or malformed files throw InputError naming the file (IdxFile).
  * Model: Mlp with layers {D, hidden..., C}; initial parameters Mlp::Initialize (one draw from
  * the seed, the same for every island and the colocated trainer). Loss: softmax
  * cross-entropy; accuracy: argmax. Storage: 8 D (N samplesPerIsland + heldOutSamples) bytes
@@ -81,6 +91,10 @@ class ClassificationTask : public ProxyTask
     const Matrix& Centres() const;
 
   private:
+    /// The Gaussian mixture (dataset "synthetic").
+    void BuildSynthetic();
+    /// Shards and held-out set from the Fashion-MNIST files.
+    void BuildFashionMnist();
     /// One row of class \p label into row \p r of \p x.
     void DrawRow(int label, std::mt19937_64& rng, Matrix& x, Eigen::Index r) const;
     /// \p rows rows iid over all classes.

@@ -46,6 +46,11 @@ ProxyTaskConfig::Validate() const
     RequirePositive(heldOutSamples, "heldOutSamples");
     if (kind == ProxyTaskKind::CLASSIFICATION)
     {
+        if (dataset != "synthetic" && dataset != "fashion-mnist")
+        {
+            throw std::invalid_argument("proxy task: unknown dataset '" + dataset +
+                                        "' (synthetic | fashion-mnist)");
+        }
         RequirePositive(inputs, "inputs");
         RequirePositive(latent, "latent");
         if (latent > inputs)
@@ -162,6 +167,12 @@ ProxyTaskConfig::HiddenText(const std::vector<std::size_t>& hidden)
         out += (out.empty() ? "" : ",") + std::to_string(h);
     }
     return out.empty() ? "none" : out;
+}
+
+std::size_t
+ProxyTaskConfig::DefaultSamplesPerIsland(ProxyTaskKind kind, const std::string& dataset)
+{
+    return kind == ProxyTaskKind::CLASSIFICATION && dataset == "synthetic" ? 4096 : 1024;
 }
 
 std::shared_ptr<const ProxyTask>

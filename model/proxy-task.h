@@ -42,6 +42,11 @@ struct ProxyTaskConfig
     uint64_t seed = 1; ///< Everything (data, initial parameters) is generated from this seed.
 
     // Classification (ClassificationTask).
+    /// "synthetic" (the Gaussian mixture below) or "fashion-mnist" (Debian's
+    /// dataset-fashion-mnist: 784 inputs, 10 classes; the mixture fields are then ignored).
+    std::string dataset = "synthetic";
+    /// Folder of the Fashion-MNIST IDX files (train-/t10k-images-idx3-ubyte.gz, -labels-idx1-).
+    std::string datasetDir = "/usr/share/datasets/fashion-mnist";
     std::size_t inputs = 32;       ///< D: features per row, >= latent.
     std::size_t latent = 8;        ///< L: dimension of the plane holding the mode centres, > 0.
     std::size_t classes = 10;      ///< C >= 2.
@@ -66,6 +71,10 @@ struct ProxyTaskConfig
     /// std::invalid_argument naming the bad entry.
     static std::vector<std::size_t> ParseHidden(const std::string& text);
     static std::string HiddenText(const std::vector<std::size_t>& hidden);
+    /// Rows per shard the programs use when none is given: 4096 for the synthetic
+    /// classification task, 1024 for Fashion-MNIST (784 values a row) and the linear tasks
+    /// (dimension values a row).
+    static std::size_t DefaultSamplesPerIsland(ProxyTaskKind kind, const std::string& dataset);
 };
 
 /**
