@@ -41,7 +41,8 @@ Slurp(const std::string& path)
         quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     }
     quoted += "'";
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(("gzip -dc " + quoted).c_str(), "r"), pclose);
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(
+        popen(("gzip -dc " + quoted + " 2>/dev/null").c_str(), "r"), pclose);
     if (!pipe)
     {
         throw InputError(path, 0, "file", "cannot run gzip -dc");
