@@ -65,7 +65,9 @@ enum class TargetMetric
  * - TargetLoss(reference, fraction): a target for TimeToTarget taken from a reference curve
  *   (normally the colocated one): last + fraction x (first - last) of its losses, i.e. the loss
  *   at which the reference has closed 1 - fraction of its own progress (fraction in [0, 1];
- *   0 = the reference's final loss, which the reference reaches exactly at its end).
+ *   0 = the reference's final loss, which the reference reaches exactly at its end). It
+ *   depends on where the reference ends: on a curve that overfits (its loss climbs again) the
+ *   target moves up with the horizon. The programs use TargetAccuracy (the held-out best).
  * - TimeToAccuracy(curve, target): the same for accuracy: the first time accuracy >= target,
  *   interpolated linearly; +infinity if never (NaN accuracy never counts).
  * - BestAccuracy(curve): the highest accuracy on the curve (the "held-out best": later
