@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -123,6 +124,8 @@ CREATE TABLE IF NOT EXISTS training(
   global_loss REAL,
   mean_global_loss REAL,
   consensus_distance REAL,
+  global_accuracy REAL,
+  mean_global_accuracy REAL,
   PRIMARY KEY(run_id, round, island));
 CREATE VIEW IF NOT EXISTS run_rounds AS
 SELECT r.run_id, r.run_key, r.status, r.program, r.topology, r.schedule, r.mode,
@@ -527,10 +530,21 @@ ResultsDatabase::CheckAndPrepare()
     Begin();
     try
     {
-        if (tables.count("rounds") && std::find(tables["rounds"].begin(), tables["rounds"].end(),
-                                                "pattern") == tables["rounds"].end())
+        // Columns added since schema 1: an older database gains them (NULL in old rows).
+        static const std::vector<std::array<const char*, 3>> added = {
+            {"rounds", "pattern", "TEXT"},
+            {"training", "global_accuracy", "REAL"},
+            {"training", "mean_global_accuracy", "REAL"},
+        };
+        for (const auto& [table, column, type] : added)
         {
-            Exec("ALTER TABLE rounds ADD COLUMN pattern TEXT;");
+            auto t = tables.find(table);
+            if (t != tables.end() &&
+                std::find(t->second.begin(), t->second.end(), column) == t->second.end())
+            {
+                Exec(std::string("ALTER TABLE ") + table + " ADD COLUMN " + column + " " + type +
+                     ";");
+            }
         }
         if (tables.count("runs"))
         {
@@ -891,11 +905,12 @@ ResultsDatabase::InsertFpga(int64_t runId, const FpgaRecord& r)
 void
 ResultsDatabase::InsertTraining(int64_t runId, const TrainingRecord& r)
 {
+    // A NaN (an accuracy of a regression task, an untracked loss) is stored as NULL by SQLite.
     Insert("training",
            {"run_id", "round", "island", "time_s", "local_loss", "global_loss", "mean_global_loss",
-            "consensus_distance"},
+            "consensus_distance", "global_accuracy", "mean_global_accuracy"},
            {runId, static_cast<int64_t>(r.round), r.island, r.timeS, r.localLoss, r.globalLoss,
-            r.meanGlobalLoss, r.consensusDistance});
+            r.meanGlobalLoss, r.consensusDistance, r.globalAccuracy, r.meanGlobalAccuracy});
 }
 
 bool

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -116,6 +117,10 @@ struct TrainingRecord
     double globalLoss;        ///< Held-out loss of the island's vector after synchronisation.
     double meanGlobalLoss;    ///< Held-out loss of the mean of all islands' vectors.
     double consensusDistance; ///< Mean over islands of ||x_i - mean||.
+    /// Held-out accuracy of the island's vector (NaN, stored NULL, if the task has none).
+    double globalAccuracy = std::numeric_limits<double>::quiet_NaN();
+    /// Held-out accuracy of the mean of all islands' vectors (NaN: NULL).
+    double meanGlobalAccuracy = std::numeric_limits<double>::quiet_NaN();
 };
 
 /**

@@ -10,8 +10,8 @@ set(IN_EXAMPLE_TEST_ARGS_multicast-alone --modelBytes=2e6)
 set(IN_EXAMPLE_TEST_ARGS_aggregation-alone --modelBytes=2e6 --islands=4)
 set(IN_EXAMPLE_TEST_ARGS_training-proxy --modelBytes=1e6 --rounds=3 --mode=aggregation
     --db=none)
-set(IN_EXAMPLE_TEST_ARGS_training-curves --horizon=20 --dimension=256 --period=2
-    --modelBytes=1e8 --csv=${CMAKE_CURRENT_BINARY_DIR}/example-training-curves.csv
+set(IN_EXAMPLE_TEST_ARGS_training-curves --horizon=20 --hidden=32 --samplesPerIsland=512
+    --referenceHorizon=10 --period=2 --modelBytes=1e8 --csv=${CMAKE_CURRENT_BINARY_DIR}/example-training-curves.csv
     --json=${CMAKE_CURRENT_BINARY_DIR}/example-training-summary.json)
 
 foreach(example ${IN_EXAMPLES})
