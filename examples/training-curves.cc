@@ -11,6 +11,8 @@
 //
 //   ./training-curves --modelBytes=1e9 --linkRate=10e9 --csv=curves.csv --json=summary.json
 //
+// Options: those of every program (ExperimentOptions; --PrintHelp).
+//
 // scripts/training-table.py turns the output into doc/training-gap.rst and a PNG plot.
 
 #include "ns3/core-module.h"
@@ -28,58 +30,37 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string topologyPath = std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology";
-    double modelBytes = 1e9;
-    double linkRate = 10e9;
-    uint32_t segmentSize = 8192;
-    double computeTime = 0.05;
-    uint32_t localSteps = 20;
-    uint32_t dimension = 2048;
-    double heterogeneity = 1.0;
-    double learningRate = 0.01;
-    double horizon = 300;
-    double targetFraction = 0.2;
-    uint32_t period = 3;
-    uint64_t seed = 1;
-    std::string csvPath = "training-curves.csv";
-    std::string jsonPath = "training-summary.json";
-
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("topology", "Topology file", topologyPath);
-    cmd.AddValue("modelBytes", "Modelled payload per island per round, bytes", modelBytes);
-    cmd.AddValue("linkRate", "Rate of every private link, bit/s", linkRate);
-    cmd.AddValue("segmentSize", "Payload bytes per segment", segmentSize);
-    cmd.AddValue("computeTime", "Simulated seconds per local step", computeTime);
-    cmd.AddValue("localSteps", "Local steps per round", localSteps);
-    cmd.AddValue("dimension", "Parameters of the proxy model", dimension);
-    cmd.AddValue("heterogeneity", "Non-iid shards: 0 = iid", heterogeneity);
-    cmd.AddValue("lr", "SGD learning rate", learningRate);
-    cmd.AddValue("horizon", "Simulated seconds of training per curve", horizon);
-    cmd.AddValue("targetFraction",
-                 "Target loss: colocated final + fraction x (initial - final)", targetFraction);
-    cmd.AddValue("period", "Longest schedule period the optimizer searches", period);
-    cmd.AddValue("seed", "Seed of the task, minibatches and optimizer", seed);
-    cmd.AddValue("csv", "Output: every curve (series,time_s,loss)", csvPath);
-    cmd.AddValue("json", "Output: summary", jsonPath);
-    cmd.Parse(argc, argv);
+    // The fluid model of the options' network; the exchange modes are the series below, the
+    // islands every city of the topology.
+    ExperimentOptions options("training-curves",
+                              {"topology", "network", "island", "fpga", "optimizer", "proxy",
+                               "curves"});
+    options.Drop("islands");
+    options.SetSimulates(false);
+    options.Parse(argc, argv);
+    const double modelBytes = static_cast<double>(options.GetInteger("modelBytes"));
+    const double linkRate = options.GetDouble("linkRate");
+    const double computeTime = options.GetDouble("computeTime");
+    const auto localSteps = static_cast<uint32_t>(options.GetInteger("localSteps"));
+    const auto dimension = static_cast<uint32_t>(options.GetInteger("dimension"));
+    const double heterogeneity = options.GetDouble("heterogeneity");
+    const double horizon = options.GetDouble("horizon");
+    const double targetFraction = options.GetDouble("targetFraction");
+    const uint64_t seed = options.GetInteger("seed");
+    const std::string csvPath = options.GetText("csv");
+    const std::string jsonPath = options.GetText("json");
 
     try
     {
-        if (!(modelBytes > 0) || !(linkRate > 0) || !(computeTime > 0) || !(horizon > 0))
+        if (!(computeTime > 0))
         {
-            throw std::invalid_argument(
-                "--modelBytes, --linkRate, --computeTime and --horizon must be positive");
+            throw std::invalid_argument("--computeTime=0: colocated training needs a positive "
+                                        "compute time per step");
         }
-        Topology topology = TopologyReader::Read(topologyPath);
+        Topology topology = options.LoadTopology();
         std::vector<std::string> cities = topology.CityCodes();
-        NetworkGraphOptions graphOptions;
-        graphOptions.privateRateBps = linkRate;
-        NetworkGraph graph = NetworkGraph::FromTopology(topology, graphOptions);
-        CostParameters params;
-        params.modelBytes = modelBytes;
-        params.segmentPayloadBytes = segmentSize;
-        params.computeTimeS = computeTime;
-        params.localSteps = localSteps;
+        NetworkGraph graph = NetworkGraph::FromTopology(topology, options.ToGraphOptions());
+        CostParameters params = options.ToCostParameters();
 
         ProxyTaskConfig tc;
         tc.dimension = dimension;
@@ -88,7 +69,10 @@ main(int argc, char* argv[])
         tc.seed = seed;
         auto task = std::make_shared<const ProxyTask>(tc);
         LocalOptimizerConfig inner;
-        inner.learningRate = learningRate;
+        inner.learningRate = options.GetDouble("lr");
+        OuterOptimizerConfig outer;
+        outer.learningRate = options.GetDouble("outerLr");
+        outer.momentum = options.GetDouble("momentum");
 
         std::ofstream csv(csvPath);
         csv << "series,time_s,loss\n";
@@ -130,16 +114,15 @@ main(int argc, char* argv[])
                     TrainingMetrics::TimeToTarget(colocatedCurve, target), 1.0);
         for (const Series& s : series)
         {
-            NetworkCapabilities caps = NetworkCapabilities::ForPattern(s.mode);
-            caps.slotBytes = segmentSize;
+            NetworkCapabilities caps = options.ToCapabilities(topology); // FPGA options
+            caps.multicast = s.mode != ExchangePattern::ALL_TO_ALL;
+            caps.aggregation = s.mode == ExchangePattern::AGGREGATION;
             CostModel cost(graph, caps, params);
             Schedule schedule = BaselineSchedules::AllReduce(cities);
             if (s.optimize)
             {
-                OptimizerOptions options;
-                options.maxPeriod = period;
-                options.seed = seed;
-                schedule = ScheduleOptimizer(cost, cities, options).Optimize().schedule;
+                schedule =
+                    ScheduleOptimizer(cost, cities, options.ToOptimizerOptions()).Optimize().schedule;
             }
             std::vector<double> times = cost.PeriodRoundTimes(schedule);
             double mean = 0;
@@ -147,10 +130,11 @@ main(int argc, char* argv[])
             {
                 mean += t / times.size();
             }
-            TrainingRun run(task, schedule, cities, inner, OuterOptimizerConfig(), seed);
+            TrainingRun run(task, schedule, cities, inner, outer, seed);
             TrainingRunConfig config;
             config.rounds = static_cast<uint32_t>(std::max(1.0, std::ceil(horizon / mean)));
             config.localSteps = localSteps;
+            config.fractionBits = static_cast<int>(options.GetInteger("fixedPointBits"));
             config.sync = s.mode == ExchangePattern::AGGREGATION ? SyncMode::FIXED_POINT
                                                               : SyncMode::EXACT;
             TrainingRunResult result = run.Run(config, TrainingRun::Periodic(times));
@@ -179,8 +163,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 2;
+        return options.Fail(e);
     }
-    return 0;
+    return ExperimentOptions::EXIT_COMPLETE;
 }

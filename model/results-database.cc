@@ -3,15 +3,13 @@
  */
 #include "results-database.h"
 
+#include "module-version.h"
+
 #include <sqlite3.h>
 
 #include <chrono>
 #include <ctime>
 #include <stdexcept>
-
-#ifndef INTELLIGENT_NETWORK_VERSION
-#define INTELLIGENT_NETWORK_VERSION "unknown"
-#endif
 
 namespace ns3
 {
@@ -119,7 +117,7 @@ CREATE TABLE IF NOT EXISTS training(
 std::string
 ResultsDatabase::ModuleVersion()
 {
-    return INTELLIGENT_NETWORK_VERSION;
+    return IntelligentNetworkVersion();
 }
 
 ResultsDatabase::ResultsDatabase(const std::string& path)

@@ -1,0 +1,1 @@
+# Options tests (filled below)
