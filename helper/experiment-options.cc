@@ -143,6 +143,23 @@ SameValue(const nlohmann::json& a, const nlohmann::json& b)
     return a == b;
 }
 
+/// Attributes the scenario sets itself from another setting: where to set them instead.
+const std::map<std::string, std::string>&
+SetByTheScenario()
+{
+    static const std::map<std::string, std::string> hints{
+        {"ns3::TrainingIsland::AggregationSlots", "--slots"},
+        {"ns3::TrainingIsland::AggregatorTimeout", "--aggTimeout"},
+        {"ns3::TrainingIsland::IslandId", "nothing: one per island"},
+        {"ns3::FpgaAggregator::Tag", "nothing: one per FPGA"},
+        {"ns3::PointToPointNetDevice::DataRate",
+         "--linkRate, --accessRate, --publicRate or the topology file"},
+        {"ns3::PointToPointChannel::Delay", "the topology file"},
+        {"ns3::DropTailQueue<Packet>::MaxSize", "nothing yet: the scenario's queues hold 2000p"},
+        {"ns3::RateErrorModel::ErrorRate", "--lossRate"}};
+    return hints;
+}
+
 bool
 AcceptAnything(std::string)
 {
@@ -1062,6 +1079,28 @@ ExperimentOptions::Configure(ScenarioHelper& scenario,
     }
 }
 
+namespace
+{
+
+std::string
+Hint(const std::string& path, const std::string& option, bool user)
+{
+    if (!user)
+    {
+        return " (a bug of the program: it overrides its own option)";
+    }
+    if (!option.empty())
+    {
+        return " (set it with --" + option + ")";
+    }
+    auto hint = SetByTheScenario().find(path);
+    return hint != SetByTheScenario().end()
+               ? " (the scenario sets it; set it with " + hint->second + ")"
+               : " (the program sets this attribute itself; doc/options.rst)";
+}
+
+} // namespace
+
 void
 ExperimentOptions::CheckAttributesApplied() const
 {
@@ -1133,10 +1172,7 @@ ExperimentOptions::CheckAttributesApplied() const
                 " did not take effect: " + m_program + " set " + found + " on " +
                 std::to_string(differ) + " of " + std::to_string(total) + " " + tid.GetName() +
                 " objects" +
-                (option != optionOf.end() && user ? " (set it with --" + option->second + ")"
-                                                  : user ? " (the program sets this attribute "
-                                                           "itself; doc/options.rst)"
-                                                         : " (a bug of the program)"));
+                Hint(path, option != optionOf.end() ? option->second : "", user));
         }
     }
 }
@@ -1229,7 +1265,10 @@ ExperimentOptions::RstTable()
             def = "data/nine-city.topology"; // the source tree's data/ folder
         }
         os << "   * - ``--" << name << "``\n     - " << (def.empty() ? "(empty)" : "``" + def + "``")
-           << "\n     - " << e.spec->check.KindName() << ": " << e.spec->check.Range()
+           << "\n     - " << e.spec->check.KindName()
+           << (e.spec->check.GetKind() == OptionValidator::Kind::TEXT
+                   ? std::string()
+                   : ": " + e.spec->check.Range())
            << "\n     - ``" << e.attribute << "``\n     - " << e.spec->group << "\n     - "
            << e.spec->help << "\n";
     }

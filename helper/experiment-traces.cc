@@ -68,10 +68,7 @@ ExperimentTraces::Install(const ExperimentOptions& options,
     }
     if (netanim)
     {
-        std::string file = m_dir + "/netanim.xml";
-        m_anim = std::make_unique<AnimationInterface>(file);
-        m_anim->EnablePacketMetadata(false);
-        m_anim->SetMaxPktsPerTraceFile(1000000);
+        // Positions first: AnimationInterface looks for a mobility model on every node.
         for (uint32_t id = 0; id < graph.NodeCount(); ++id)
         {
             const GraphNode& n = graph.Nodes()[id];
@@ -79,10 +76,17 @@ ExperimentTraces::Install(const ExperimentOptions& options,
             double lon = city && !std::isnan(city->longitude) ? city->longitude : 0.0;
             double lat = city && !std::isnan(city->latitude) ? city->latitude : 0.0;
             double shift = n.kind == NodeKind::ISLAND ? 0.0 : 1.5 + 0.5 * (id % 4);
-            Ptr<Node> node = network.GetNode(id);
-            m_anim->SetConstantPosition(node, (lon + 180.0) * 10 + shift * 10,
-                                        (90.0 - lat) * 10 + shift * 5);
-            m_anim->UpdateNodeDescription(node, n.name);
+            AnimationInterface::SetConstantPosition(network.GetNode(id),
+                                                    (lon + 180.0) * 10 + shift * 10,
+                                                    (90.0 - lat) * 10 + shift * 5);
+        }
+        std::string file = m_dir + "/netanim.xml";
+        m_anim = std::make_unique<AnimationInterface>(file);
+        m_anim->EnablePacketMetadata(false);
+        m_anim->SetMaxPktsPerTraceFile(1000000);
+        for (uint32_t id = 0; id < graph.NodeCount(); ++id)
+        {
+            m_anim->UpdateNodeDescription(network.GetNode(id), graph.Nodes()[id].name);
         }
         m_files.push_back(file);
     }
