@@ -334,7 +334,7 @@ class TestFailures(unittest.TestCase):
             self.assertIsNotNone(f[7])
         errors = [f for f in failed if "SIGSEGV" not in f[1]]
         self.assertIn("exit status 2", errors[0][1])
-        self.assertIn("--- stderr (tail) ---\nerror:", errors[0][1])
+        self.assertIn("--- stderr (tail) ---\nnine-city-training: error:", errors[0][1])
         self.assertIn("modelBytes", errors[0][1].split("stderr (tail)")[1])
         self.assertEqual(json.loads(errors[0][5])["modelBytes"], 0.5)
         # Restart: the complete run is skipped, the failed ones are tried again.
