@@ -219,9 +219,13 @@ def group_runs(runs, keys):
 
 
 def too_many(name, n, limit, keys):
+    names = []
+    for k in keys:
+        k = k[4:] if k.startswith("run.") else k
+        if k not in names:
+            names.append(k)
     skip(name, "%d configurations (%s vary) need more than %d panels; select runs with "
-         "--where NAME=VALUE" % (n, ", ".join(k[4:] if k.startswith("run.") else k
-                                              for k in keys), limit))
+         "--where NAME=VALUE" % (n, ", ".join(names), limit))
 
 
 # --------------------------------------------------------------------------------------------
