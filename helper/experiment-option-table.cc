@@ -23,6 +23,7 @@
 #include "experiment-options.h"
 
 #include "ns3/data-directory.h"
+#include "ns3/graphml-topology-reader.h"
 
 #include <string>
 
@@ -39,7 +40,7 @@ ExperimentOptions::Table()
     static const std::vector<OptionSpec> table = {
         // topology
         {"topology", "Topology file (.topology, .graphml as the Internet Topology Zoo writes it) or DoubleZero sample directory", dataDir + "/nine-city.topology", V::Text(), "", "topology"},
-        {"fibreFactor", "GraphML: one-way latency = great-circle distance x 4.9 us/km (light in fibre) x this factor (fibre paths are longer than the great circle)", "1.5", V::Real(1, 10), "", "topology"},
+        {"fibreFactor", "GraphML: one-way latency = great-circle distance x 4.9 us/km (light in fibre) x this factor (fibre routes are longer than the great circle; the synthetic topologies' route factor)", OptionValidator::ToText(GraphmlTopologyOptions().fibreFactor), V::Real(1, 10), "", "topology"},
         {"graphmlLinkRate", "GraphML: rate of links without LinkSpeed/LinkSpeedRaw, bit/s", "10e9", V::Rate(), "", "topology"},
         // network
         {"linkRate", "Rate of every private link, bit/s (0: the topology's)", "0", V::Rate(true), "", "network"},

@@ -89,18 +89,6 @@ GraphmlTopologyReader::Handles(const std::string& path)
     return tail == ext;
 }
 
-double
-GraphmlTopologyReader::GreatCircleKm(double lat1, double lon1, double lat2, double lon2)
-{
-    const double rad = M_PI / 180.0;
-    double dlat = (lat2 - lat1) * rad;
-    double dlon = (lon2 - lon1) * rad;
-    double a = std::sin(dlat / 2) * std::sin(dlat / 2) +
-               std::cos(lat1 * rad) * std::cos(lat2 * rad) * std::sin(dlon / 2) *
-                   std::sin(dlon / 2);
-    return 2 * 6371.0 * std::asin(std::min(1.0, std::sqrt(a)));
-}
-
 std::string
 GraphmlTopologyReader::CodeFromLabel(const std::string& label)
 {
@@ -325,7 +313,7 @@ GraphmlTopologyReader::Read(const std::string& path, const GraphmlTopologyOption
                               << codes[a] << "-" << codes[b] << " merged into one link of "
                               << bps << " bit/s\n";
         }
-        double km = GreatCircleKm(plat[a], plon[a], plat[b], plon[b]);
+        double km = SyntheticTopology::GreatCircleKm(plat[a], plon[a], plat[b], plon[b]);
         double latency = std::max(kMinLatencyS, km * kFibreSecondsPerKm * options.fibreFactor);
         topo.AddLink(TopologyLink{LinkKind::PRIVATE, codes[a] + "1", codes[b] + "1", latency, bps});
     }

@@ -4,6 +4,7 @@
 #ifndef INTELLIGENT_NETWORK_GRAPHML_TOPOLOGY_READER_H
 #define INTELLIGENT_NETWORK_GRAPHML_TOPOLOGY_READER_H
 
+#include "synthetic-topology.h"
 #include "topology.h"
 
 #include <ostream>
@@ -15,8 +16,9 @@ namespace ns3
 /// How a GraphML file is turned into a Topology (GraphmlTopologyReader).
 struct GraphmlTopologyOptions
 {
-    /// One-way latency = great-circle distance x kFibreSecondsPerKm x fibreFactor.
-    double fibreFactor = 1.5;
+    /// One-way latency = great-circle distance x kFibreSecondsPerKm x fibreFactor; the default
+    /// is the route factor of the synthetic topologies (SyntheticTopologyOptions::routeFactor).
+    double fibreFactor = SyntheticTopologyOptions().routeFactor;
     /// Rate of an edge without LinkSpeedRaw or LinkSpeed (+ LinkSpeedUnits), bit/s.
     double defaultLinkRateBps = 10e9;
     /// Where warnings go (nodes placed without coordinates, parallel edges merged); may be null.
@@ -38,9 +40,9 @@ struct GraphmlTopologyOptions
  *   which has coordinates is refused (InputError naming the file and the node).
  * - Every edge becomes a private link between the two devices. Rate: `LinkSpeedRaw` (bit/s)
  *   if present and positive, else `LinkSpeed` x `LinkSpeedUnits` (k, M, G, T; bit/s without
- *   units), else defaultLinkRateBps. Latency: great-circle distance (haversine, Earth radius
- *   6371 km) x 4.9 us/km (light in fibre, refractive index ~1.47) x fibreFactor, at least
- *   10 us. Parallel edges are merged into one link whose rate is their sum; self-loops are
+ *   units), else defaultLinkRateBps. Latency: great-circle distance
+ *   (SyntheticTopology::GreatCircleKm: haversine, Earth radius 6371 km) x 4.9 us/km (light in
+ *   fibre, refractive index ~1.47) x fibreFactor (default 1.4), at least 10 us. Parallel edges are merged into one link whose rate is their sum; self-loops are
  *   skipped (both with a warning).
  * - A device's edge capacity (its island's access rate unless --accessRate is given) is the
  *   largest rate of its links. No public-internet paths (the Zoo has none).
@@ -51,7 +53,7 @@ struct GraphmlTopologyOptions
 class GraphmlTopologyReader
 {
   public:
-    /// Light in fibre: 4.9 microseconds per kilometre.
+    /// Light in fibre: 4.9 microseconds per kilometre (as the synthetic topologies).
     static constexpr double kFibreSecondsPerKm = 4.9e-6;
     /// Shortest link latency (two nodes at the same place), seconds.
     static constexpr double kMinLatencyS = 10e-6;
@@ -60,8 +62,6 @@ class GraphmlTopologyReader
     static bool Handles(const std::string& path);
     /// Read \p path.
     static Topology Read(const std::string& path, const GraphmlTopologyOptions& options = {});
-    /// Great-circle distance between two points (degrees), km.
-    static double GreatCircleKm(double lat1, double lon1, double lat2, double lon2);
     /// The city code made from \p label (before making it unique); empty if none.
     static std::string CodeFromLabel(const std::string& label);
 };

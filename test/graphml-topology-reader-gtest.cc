@@ -8,6 +8,7 @@
 #include "gtest-util.h"
 
 #include "ns3/graphml-topology-reader.h"
+#include "ns3/synthetic-topology.h"
 #include "ns3/topology-reader.h"
 
 #include <cmath>
@@ -86,17 +87,17 @@ TEST(GraphmlTopologyReader, ZooFileByHand)
     EXPECT_EQ(FindLink(t, "LON1", "PAR1")->capacityBps, 2.5e9);
     EXPECT_EQ(FindLink(t, "AMS1", "FRA1")->capacityBps, 1e9);
     EXPECT_EQ(FindLink(t, "PAR1", "MAD1")->capacityBps, 10e9);
-    // Latency: Amsterdam-London great circle ~357.7 km (haversine, R = 6371 km) x 4.9 us/km x 1.5.
-    double km = GraphmlTopologyReader::GreatCircleKm(52.37022, 4.89517, 51.50853, -0.12574);
+    // Latency: Amsterdam-London great circle ~357.7 km (haversine, R = 6371 km) x 4.9 us/km x 1.4.
+    double km = SyntheticTopology::GreatCircleKm(52.37022, 4.89517, 51.50853, -0.12574);
     EXPECT_NEAR(km, 357.7, 1.0);
-    EXPECT_NEAR(FindLink(t, "AMS1", "LON1")->latencyS, km * 4.9e-6 * 1.5, 1e-12);
+    EXPECT_NEAR(FindLink(t, "AMS1", "LON1")->latencyS, km * 4.9e-6 * 1.4, 1e-12);
     // Geneva has no coordinates: placed at the mean of Paris and Frankfurt, with a warning;
     // its city keeps unknown coordinates.
     EXPECT_TRUE(std::isnan(t.FindCity("GEN")->latitude));
     double glat = (48.85341 + 50.11552) / 2;
     double glon = (2.3488 + 8.68417) / 2;
     EXPECT_NEAR(FindLink(t, "PAR1", "GEN1")->latencyS,
-                GraphmlTopologyReader::GreatCircleKm(48.85341, 2.3488, glat, glon) * 4.9e-6 * 1.5,
+                SyntheticTopology::GreatCircleKm(48.85341, 2.3488, glat, glon) * 4.9e-6 * 1.4,
                 1e-12);
     EXPECT_NE(warnings.str().find("'Geneva') (GEN) has no Latitude/Longitude"), std::string::npos)
         << warnings.str();
@@ -132,7 +133,7 @@ TEST(GraphmlTopologyReader, OptionsAndCodes)
     EXPECT_NE(w.str().find("self-loop"), std::string::npos);
     // Two places 1.1 km apart: at least the 10 us floor; factor 2 applied otherwise.
     const auto* near = FindLink(t, "PAR1", "PAR21");
-    double km = GraphmlTopologyReader::GreatCircleKm(48.85, 2.35, 48.86, 2.36);
+    double km = SyntheticTopology::GreatCircleKm(48.85, 2.35, 48.86, 2.36);
     EXPECT_NEAR(near->latencyS, std::max(10e-6, km * 4.9e-6 * 2), 1e-15);
 }
 
