@@ -770,6 +770,23 @@ ExperimentOptions::CrossCheck() const
             }
         }
     }
+    if (Has("schedule") && !GetText("schedule").empty() && WasGiven("seed") && !Has("dimension"))
+    {
+        throw std::invalid_argument(text("seed") + " would have no effect: it seeds the "
+                                                   "optimizer, which runs only when no "
+                                                   "--schedule is given");
+    }
+    if (Has("topology") && !GraphmlTopologyReader::Handles(GetText("topology")))
+    {
+        for (const char* n : {"fibreFactor", "graphmlLinkRate"})
+        {
+            if (WasGiven(n))
+            {
+                throw std::invalid_argument(text(n) + " would have no effect: it applies to "
+                                                      "GraphML topologies (.graphml) only");
+            }
+        }
+    }
     if (Has("synthetic") && GetInteger("synthetic") > 0 && WasGiven("topology"))
     {
         throw std::invalid_argument("--synthetic and --topology are exclusive: give one");

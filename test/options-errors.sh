@@ -58,6 +58,8 @@ expect_error not-here "--wanRate is not an option of nine-city-training" --wanRa
 expect_error unknown-option "unknown option --linkrate" --linkrate=1e9
 expect_error stray-word "unexpected argument 'fast'" fast
 expect_error optimizer-with-file "--period=3 would have no effect" --period=3
+expect_error seed-with-file "--seed=7 would have no effect" --seed=7
+expect_error graphml-only "--fibreFactor=2 would have no effect: it applies to GraphML" --fibreFactor=2
 
 BIN="$OPT"
 FIXED_ARGS=(--baselines=0 --period=1 --iterations=10)
