@@ -37,6 +37,7 @@ ExperimentOptions::Table()
     const std::string A = OptionSpec::kFromAttribute;
     const std::string dataDir = IntelligentNetworkDataDir();
     const uint64_t maxSeed = 9007199254740992ULL; // 2^53: exact in JSON and in a double
+    // clang-format off: one option per line
     static const std::vector<OptionSpec> table = {
         // topology
         {"topology", "Topology file (.topology, .graphml as the Internet Topology Zoo writes it) or DoubleZero sample directory", dataDir + "/nine-city.topology", V::Text(), "", "topology"},
@@ -109,6 +110,7 @@ ExperimentOptions::Table()
         {"minCpu", "bench-fluid: repeat evaluations for at least this many CPU seconds", "0.5", V::Seconds(0, 3600), "", "bench"},
         {"gridOut", "bench-inputs: write the grid baseline schedule here", "", V::Text(), "", "bench"},
     };
+    // clang-format on
     return table;
 }
 

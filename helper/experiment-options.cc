@@ -26,10 +26,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -91,9 +91,9 @@ class ExperimentOptionAccessor : public AttributeAccessor
 namespace
 {
 
-const char* const kHardOptions[] = {"PrintHelp",   "help",       "PrintVersion", "version",
-                                    "PrintGroups", "PrintGroup", "PrintTypeIds", "PrintGlobals",
-                                    "PrintAttributes"};
+const char* const kHardOptions[] = {"PrintHelp",    "help",         "PrintVersion",
+                                    "version",      "PrintGroups",  "PrintGroup",
+                                    "PrintTypeIds", "PrintGlobals", "PrintAttributes"};
 
 /// Groups whose options say where results go, not what is simulated: not recorded.
 bool
@@ -241,13 +241,11 @@ ExperimentOptions::GetTypeId()
             if (spec.attribute.empty())
             {
                 std::string name = OwnAttributeName(spec.name);
-                t.AddAttribute(name,
-                               spec.help + " (option --" + spec.name + "; " + spec.check.Range() +
-                                   ")",
-                               StringValue(spec.defaultValue),
-                               Ptr<const AttributeAccessor>(
-                                   Create<ExperimentOptionAccessor>(name)),
-                               MakeStringChecker());
+                t.AddAttribute(
+                    name, spec.help + " (option --" + spec.name + "; " + spec.check.Range() + ")",
+                    StringValue(spec.defaultValue),
+                    Ptr<const AttributeAccessor>(Create<ExperimentOptionAccessor>(name)),
+                    MakeStringChecker());
             }
         }
         return t;
@@ -329,8 +327,7 @@ ExperimentOptions::DefaultOf(const OptionSpec& spec, const std::string& attribut
         TypeId tid;
         TypeId::AttributeInformation info;
         LookupAttribute(attribute, &tid, &info);
-        return spec.check.ParseAttribute(what,
-                                         info.initialValue->SerializeToString(info.checker),
+        return spec.check.ParseAttribute(what, info.initialValue->SerializeToString(info.checker),
                                          ValueType(info.checker));
     }
     if (spec.attribute.empty())
@@ -417,7 +414,8 @@ void
 ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
 {
     std::map<std::string, std::string> optionText;
-    std::map<std::string, std::pair<std::string, std::string>> attributeText; // option -> (path, text)
+    std::map<std::string, std::pair<std::string, std::string>>
+        attributeText; // option -> (path, text)
     std::vector<std::pair<std::string, std::string>> attributes;
     std::vector<std::pair<std::string, std::string>> globals;
     std::vector<std::string> hard;
@@ -570,8 +568,7 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
             m_own[OwnAttributeName(name)] = OptionValidator::ToText(e.value);
         }
         else if (!Config::SetDefaultFailSafe(
-                     e.attribute,
-                     StringValue(e.spec->check.ToAttributeText(e.value, e.valueType))))
+                     e.attribute, StringValue(e.spec->check.ToAttributeText(e.value, e.valueType))))
         {
             throw std::invalid_argument("--" + name + "=" + OptionValidator::ToText(e.value) +
                                         ": refused by " + e.attribute);
@@ -592,9 +589,8 @@ ExperimentOptions::ApplyAttribute(const std::string& name, const std::string& va
     }
     if (!tid.LookupAttributeByName(attribute, &info))
     {
-        throw std::invalid_argument("--" + name + ": " + type + " has no attribute '" +
-                                    attribute + "' (--PrintAttributes=" + type +
-                                    " lists them)");
+        throw std::invalid_argument("--" + name + ": " + type + " has no attribute '" + attribute +
+                                    "' (--PrintAttributes=" + type + " lists them)");
     }
     if (!m_simulates)
     {
@@ -611,14 +607,14 @@ ExperimentOptions::ApplyAttribute(const std::string& name, const std::string& va
     std::string canonical = value;
     if (valueType == "ns3::UintegerValue")
     {
-        canonical = std::to_string(OptionValidator::ParseInteger(
-            what, value, 0, std::numeric_limits<uint64_t>::max()));
+        canonical = std::to_string(
+            OptionValidator::ParseInteger(what, value, 0, std::numeric_limits<uint64_t>::max()));
     }
     else if (valueType == "ns3::IntegerValue")
     {
         bool negative = !value.empty() && value[0] == '-';
-        uint64_t magnitude = OptionValidator::ParseInteger(
-            what, negative ? value.substr(1) : value, 0, std::numeric_limits<int64_t>::max());
+        uint64_t magnitude = OptionValidator::ParseInteger(what, negative ? value.substr(1) : value,
+                                                           0, std::numeric_limits<int64_t>::max());
         canonical = (negative ? "-" : "") + std::to_string(magnitude);
     }
     else if (valueType == "ns3::DoubleValue")
@@ -960,8 +956,8 @@ ExperimentOptions::LoadTopology() const
         return SyntheticTopology::Generate(so);
     }
     std::string path = GetText("topology");
-    double publicRate = Has("publicRate") && GetDouble("publicRate") > 0 ? GetDouble("publicRate")
-                                                                         : 1e9;
+    double publicRate =
+        Has("publicRate") && GetDouble("publicRate") > 0 ? GetDouble("publicRate") : 1e9;
     if (GraphmlTopologyReader::Handles(path))
     {
         GraphmlTopologyOptions go;
@@ -1075,8 +1071,7 @@ ExperimentOptions::LoadSchedule(const Topology& topology) const
 }
 
 void
-ExperimentOptions::Configure(ScenarioHelper& scenario,
-                             const Topology& topology,
+ExperimentOptions::Configure(ScenarioHelper& scenario, const Topology& topology,
                              const Schedule& schedule) const
 {
     scenario.SetTopology(topology);
@@ -1188,8 +1183,7 @@ ExperimentOptions::CheckAttributesApplied() const
                 std::string(user ? "--" + path + "=" + want : "option --" + option->second) +
                 " did not take effect: " + m_program + " set " + found + " on " +
                 std::to_string(differ) + " of " + std::to_string(total) + " " + tid.GetName() +
-                " objects" +
-                Hint(path, option != optionOf.end() ? option->second : "", user));
+                " objects" + Hint(path, option != optionOf.end() ? option->second : "", user));
         }
     }
 }
@@ -1217,7 +1211,8 @@ ExperimentOptions::ParametersJson() const
         for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
         {
             TypeId::AttributeInformation info = tid.GetAttribute(a);
-            p[tid.GetName() + "::" + info.name] = info.initialValue->SerializeToString(info.checker);
+            p[tid.GetName() + "::" + info.name] =
+                info.initialValue->SerializeToString(info.checker);
         }
     }
     for (const auto& [path, value] : m_userAttributes)
@@ -1281,8 +1276,9 @@ ExperimentOptions::RstTable()
         {
             def = "data/nine-city.topology"; // the source tree's data/ folder
         }
-        os << "   * - ``--" << name << "``\n     - " << (def.empty() ? "(empty)" : "``" + def + "``")
-           << "\n     - " << e.spec->check.KindName()
+        os << "   * - ``--" << name << "``\n     - "
+           << (def.empty() ? "(empty)" : "``" + def + "``") << "\n     - "
+           << e.spec->check.KindName()
            << (e.spec->check.GetKind() == OptionValidator::Kind::TEXT
                    ? std::string()
                    : ": " + e.spec->check.Range())

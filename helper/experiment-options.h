@@ -141,8 +141,8 @@ class ExperimentOptions : public ObjectBase
     static std::string OptimizedName(const Schedule& schedule);
     /// Give the scenario the topology, schedule, graph options, capabilities, rounds, MTU,
     /// loss, barrier and rate control of these options.
-    void Configure(ScenarioHelper& scenario, const Topology& topology, const Schedule& schedule)
-        const;
+    void Configure(ScenarioHelper& scenario, const Topology& topology,
+                   const Schedule& schedule) const;
     /**
      * After the scenario is built: every attribute given on the command line (and every
      * mapped option's attribute) holds on every existing object of its type (reached from
@@ -154,8 +154,7 @@ class ExperimentOptions : public ObjectBase
     /// Every effective setting as a JSON object (runs.parameters).
     std::string ParametersJson() const;
     /// The runs row of this run (program, mode, seeds, model, rounds, parameters).
-    RunRecord MakeRunRecord(const std::string& topologyName,
-                            const std::string& scheduleName) const;
+    RunRecord MakeRunRecord(const std::string& topologyName, const std::string& scheduleName) const;
     /// Print "<program>: error: <what>" to stderr and return EXIT_BAD_INPUT.
     int Fail(const std::exception& error) const;
     const std::string& GetProgram() const;
@@ -164,9 +163,9 @@ class ExperimentOptions : public ObjectBase
     struct Exposed
     {
         const OptionSpec* spec;
-        std::string attribute;  ///< Full attribute path (own or mapped).
-        std::string valueType;  ///< ns-3 value type of the attribute ("ns3::TimeValue").
-        nlohmann::json value;   ///< Effective value.
+        std::string attribute; ///< Full attribute path (own or mapped).
+        std::string valueType; ///< ns-3 value type of the attribute ("ns3::TimeValue").
+        nlohmann::json value;  ///< Effective value.
         bool given = false;
     };
 
@@ -183,9 +182,9 @@ class ExperimentOptions : public ObjectBase
     std::string m_program;
     std::string m_usage;
     bool m_simulates = true;
-    std::vector<std::string> m_order;          ///< Exposed option names, table order.
-    std::map<std::string, Exposed> m_exposed;  ///< By option name.
-    std::map<std::string, std::string> m_own;  ///< Own attribute values (attribute storage).
+    std::vector<std::string> m_order;         ///< Exposed option names, table order.
+    std::map<std::string, Exposed> m_exposed; ///< By option name.
+    std::map<std::string, std::string> m_own; ///< Own attribute values (attribute storage).
     std::map<std::string, std::string> m_userAttributes; ///< Other attributes given, canonical.
     std::map<std::string, std::string> m_userGlobals;    ///< Globals given.
 };

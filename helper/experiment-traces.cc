@@ -22,8 +22,7 @@ ExperimentTraces::ExperimentTraces() = default;
 ExperimentTraces::~ExperimentTraces() = default;
 
 void
-ExperimentTraces::Install(const ExperimentOptions& options,
-                          const ScenarioHelper& scenario,
+ExperimentTraces::Install(const ExperimentOptions& options, const ScenarioHelper& scenario,
                           const Topology& topology)
 {
     bool pcap = options.GetFlag("pcap");

@@ -43,8 +43,7 @@ class ExperimentTraces
     ExperimentTraces& operator=(const ExperimentTraces&) = delete;
 
     /// Install what \p options ask for on the built \p scenario (after Build, before Run).
-    void Install(const ExperimentOptions& options,
-                 const ScenarioHelper& scenario,
+    void Install(const ExperimentOptions& options, const ScenarioHelper& scenario,
                  const Topology& topology);
     /// After the run: write the FlowMonitor file. Returns every file written.
     std::vector<std::string> Finish();

@@ -40,8 +40,8 @@ IntelligentNetworkDataDir()
         info.dli_fname != nullptr)
     {
         std::string lib = info.dli_fname;
-        std::string dir = lib.substr(0, lib.find_last_of('/') + 1) +
-                          "../share/intelligent-network/data";
+        std::string dir =
+            lib.substr(0, lib.find_last_of('/') + 1) + "../share/intelligent-network/data";
         if (HasTopology(dir))
         {
             return dir;

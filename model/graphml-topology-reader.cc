@@ -83,9 +83,8 @@ GraphmlTopologyReader::Handles(const std::string& path)
         return false;
     }
     std::string tail = path.substr(path.size() - ext.size());
-    std::transform(tail.begin(), tail.end(), tail.begin(), [](unsigned char c) {
-        return static_cast<char>(std::tolower(c));
-    });
+    std::transform(tail.begin(), tail.end(), tail.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return tail == ext;
 }
 
@@ -216,11 +215,10 @@ GraphmlTopologyReader::Read(const std::string& path, const GraphmlTopologyOption
                 progress = true;
                 if (options.warnings)
                 {
-                    *options.warnings << path << ": warning: " << NodeName(v, g[v]) << " ("
-                                      << codes[v]
-                                      << ") has no Latitude/Longitude; placed at the mean of its "
-                                      << k << " placed neighbour(s): " << nlat[v] << ", "
-                                      << nlon[v] << "\n";
+                    *options.warnings
+                        << path << ": warning: " << NodeName(v, g[v]) << " (" << codes[v]
+                        << ") has no Latitude/Longitude; placed at the mean of its " << k
+                        << " placed neighbour(s): " << nlat[v] << ", " << nlon[v] << "\n";
                 }
             }
         }
@@ -260,17 +258,19 @@ GraphmlTopologyReader::Read(const std::string& path, const GraphmlTopologyOption
             double speed = Number(path, where + " LinkSpeed", d.speed);
             if (!std::isnan(speed))
             {
-                static const std::map<char, double> mult{
-                    {'k', 1e3}, {'K', 1e3}, {'m', 1e6}, {'M', 1e6}, {'g', 1e9},
-                    {'G', 1e9}, {'t', 1e12}, {'T', 1e12}};
+                static const std::map<char, double> mult{{'k', 1e3},  {'K', 1e3}, {'m', 1e6},
+                                                         {'M', 1e6},  {'g', 1e9}, {'G', 1e9},
+                                                         {'t', 1e12}, {'T', 1e12}};
                 std::string u = d.units;
                 u.erase(0, u.find_first_not_of(" \t"));
                 auto m = u.empty() ? mult.end() : mult.find(u[0]);
                 if (m == mult.end())
                 {
                     throw InputError(path, 0, where + " LinkSpeedUnits",
-                                     "LinkSpeed '" + d.speed + "' needs LinkSpeedUnits k, M, G or T "
-                                     "(got '" + d.units + "')");
+                                     "LinkSpeed '" + d.speed +
+                                         "' needs LinkSpeedUnits k, M, G or T "
+                                         "(got '" +
+                                         d.units + "')");
                 }
                 bps = speed * m->second;
             }
@@ -310,8 +310,8 @@ GraphmlTopologyReader::Read(const std::string& path, const GraphmlTopologyOption
         if (count[key] > 1 && options.warnings)
         {
             *options.warnings << path << ": warning: " << count[key] << " parallel edges "
-                              << codes[a] << "-" << codes[b] << " merged into one link of "
-                              << bps << " bit/s\n";
+                              << codes[a] << "-" << codes[b] << " merged into one link of " << bps
+                              << " bit/s\n";
         }
         double km = SyntheticTopology::GreatCircleKm(plat[a], plon[a], plat[b], plon[b]);
         double latency = std::max(kMinLatencyS, km * kFibreSecondsPerKm * options.fibreFactor);

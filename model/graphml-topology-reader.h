@@ -42,8 +42,8 @@ struct GraphmlTopologyOptions
  *   if present and positive, else `LinkSpeed` x `LinkSpeedUnits` (k, M, G, T; bit/s without
  *   units), else defaultLinkRateBps. Latency: great-circle distance
  *   (SyntheticTopology::GreatCircleKm: haversine, Earth radius 6371 km) x 4.9 us/km (light in
- *   fibre, refractive index ~1.47) x fibreFactor (default 1.4), at least 10 us. Parallel edges are merged into one link whose rate is their sum; self-loops are
- *   skipped (both with a warning).
+ *   fibre, refractive index ~1.47) x fibreFactor (default 1.4), at least 10 us. Parallel edges are
+ * merged into one link whose rate is their sum; self-loops are skipped (both with a warning).
  * - A device's edge capacity (its island's access rate unless --accessRate is given) is the
  *   largest rate of its links. No public-internet paths (the Zoo has none).
  *

@@ -187,14 +187,13 @@ OptionValidator::ParseNumber(const std::string& what, const std::string& text)
 }
 
 uint64_t
-OptionValidator::ParseInteger(const std::string& what,
-                              const std::string& text,
-                              uint64_t min,
+OptionValidator::ParseInteger(const std::string& what, const std::string& text, uint64_t min,
                               uint64_t max)
 {
     std::string t = Trim(text);
     auto outOfRange = [&]() {
-        return std::invalid_argument(what + "=" + text + ": out of range (accepted: whole numbers " +
+        return std::invalid_argument(what + "=" + text +
+                                     ": out of range (accepted: whole numbers " +
                                      std::to_string(min) + " .. " + std::to_string(max) + ")");
     };
     uint64_t v = 0;
@@ -234,9 +233,9 @@ OptionValidator::ParseTimeSeconds(const std::string& what, const std::string& te
 {
     // Units below a second divide (50000ns / 1e9 is exactly the double nearest 5e-5 s).
     static const std::map<std::string, std::pair<double, double>> units{
-        {"", {1, 1}},        {"s", {1, 1}},     {"ms", {1, 1e3}},   {"us", {1, 1e6}},
-        {"ns", {1, 1e9}},    {"ps", {1, 1e12}}, {"fs", {1, 1e15}},  {"min", {60, 1}},
-        {"h", {3600, 1}},    {"d", {86400, 1}}, {"y", {365 * 86400.0, 1}}};
+        {"", {1, 1}},     {"s", {1, 1}},     {"ms", {1, 1e3}},         {"us", {1, 1e6}},
+        {"ns", {1, 1e9}}, {"ps", {1, 1e12}}, {"fs", {1, 1e15}},        {"min", {60, 1}},
+        {"h", {3600, 1}}, {"d", {86400, 1}}, {"y", {365 * 86400.0, 1}}};
     auto [number, unit] = SplitUnit(what, text);
     auto u = units.find(unit);
     if (u == units.end())
@@ -255,15 +254,33 @@ OptionValidator::ParseTimeSeconds(const std::string& what, const std::string& te
 double
 OptionValidator::ParseRateBps(const std::string& what, const std::string& text)
 {
-    static const std::map<std::string, double> units{
-        {"", 1},          {"bps", 1},         {"b/s", 1},          {"Bps", 8},
-        {"B/s", 8},       {"kbps", 1e3},      {"kb/s", 1e3},       {"Kbps", 1e3},
-        {"Kb/s", 1e3},    {"kBps", 8e3},      {"kB/s", 8e3},       {"KBps", 8e3},
-        {"KB/s", 8e3},    {"Kib/s", 1024.0},  {"KiB/s", 8192.0},   {"Mbps", 1e6},
-        {"Mb/s", 1e6},    {"MBps", 8e6},      {"MB/s", 8e6},       {"Mib/s", 1048576.0},
-        {"MiB/s", 8 * 1048576.0},             {"Gbps", 1e9},       {"Gb/s", 1e9},
-        {"GBps", 8e9},    {"GB/s", 8e9},      {"Gib/s", 1073741824.0},
-        {"GiB/s", 8 * 1073741824.0}};
+    static const std::map<std::string, double> units{{"", 1},
+                                                     {"bps", 1},
+                                                     {"b/s", 1},
+                                                     {"Bps", 8},
+                                                     {"B/s", 8},
+                                                     {"kbps", 1e3},
+                                                     {"kb/s", 1e3},
+                                                     {"Kbps", 1e3},
+                                                     {"Kb/s", 1e3},
+                                                     {"kBps", 8e3},
+                                                     {"kB/s", 8e3},
+                                                     {"KBps", 8e3},
+                                                     {"KB/s", 8e3},
+                                                     {"Kib/s", 1024.0},
+                                                     {"KiB/s", 8192.0},
+                                                     {"Mbps", 1e6},
+                                                     {"Mb/s", 1e6},
+                                                     {"MBps", 8e6},
+                                                     {"MB/s", 8e6},
+                                                     {"Mib/s", 1048576.0},
+                                                     {"MiB/s", 8 * 1048576.0},
+                                                     {"Gbps", 1e9},
+                                                     {"Gb/s", 1e9},
+                                                     {"GBps", 8e9},
+                                                     {"GB/s", 8e9},
+                                                     {"Gib/s", 1073741824.0},
+                                                     {"GiB/s", 8 * 1073741824.0}};
     auto [number, unit] = SplitUnit(what, text);
     auto u = units.find(unit);
     if (u == units.end())
@@ -381,8 +398,7 @@ OptionValidator::Parse(const std::string& what, const std::string& text) const
 }
 
 nlohmann::json
-OptionValidator::ParseAttribute(const std::string& what,
-                                const std::string& text,
+OptionValidator::ParseAttribute(const std::string& what, const std::string& text,
                                 const std::string& valueType) const
 {
     if (valueType == "ns3::TimeValue" && m_kind == Kind::SECONDS)
@@ -405,8 +421,7 @@ OptionValidator::ToAttributeText(const nlohmann::json& value, const std::string&
 {
     if (valueType == "ns3::TimeValue")
     {
-        return std::to_string(static_cast<int64_t>(std::llround(value.get<double>() * 1e9))) +
-               "ns";
+        return std::to_string(static_cast<int64_t>(std::llround(value.get<double>() * 1e9))) + "ns";
     }
     if (valueType == "ns3::DataRateValue")
     {

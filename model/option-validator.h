@@ -81,8 +81,7 @@ class OptionValidator
      * \p valueType ("ns3::TimeValue": "50ms", "1s", "+5e+07ns"; "ns3::DataRateValue":
      * "10Gbps", "1e9bps"; any other type: as Parse), checked against this option's range.
      */
-    nlohmann::json ParseAttribute(const std::string& what,
-                                  const std::string& text,
+    nlohmann::json ParseAttribute(const std::string& what, const std::string& text,
                                   const std::string& valueType) const;
     /// \p value written in the syntax of \p valueType (Time in ns, DataRate in bps).
     std::string ToAttributeText(const nlohmann::json& value, const std::string& valueType) const;
@@ -96,9 +95,7 @@ class OptionValidator
     /// A finite decimal number (std::invalid_argument naming \p what otherwise).
     static double ParseNumber(const std::string& what, const std::string& text);
     /// A whole number in [min, max] ("1e6" allowed, "1.5", "-1", "nan" refused).
-    static uint64_t ParseInteger(const std::string& what,
-                                 const std::string& text,
-                                 uint64_t min,
+    static uint64_t ParseInteger(const std::string& what, const std::string& text, uint64_t min,
                                  uint64_t max);
     /// A duration in ns-3's Time syntax (number and unit fs..d; no unit = s), in seconds.
     static double ParseTimeSeconds(const std::string& what, const std::string& text);

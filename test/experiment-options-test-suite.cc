@@ -23,9 +23,9 @@ using namespace ns3::intelligent_network_test;
 namespace
 {
 
-const std::vector<std::string> kAllGroups{"topology", "network", "exchange", "schedule",
-                                          "optimizer", "island", "fpga", "run", "packet",
-                                          "output"};
+const std::vector<std::string> kAllGroups{"topology",  "network", "exchange", "schedule",
+                                          "optimizer", "island",  "fpga",     "run",
+                                          "packet",    "output"};
 
 /// The message of the std::invalid_argument \p f throws, or "" if it throws none.
 template <typename F>
@@ -75,11 +75,11 @@ class TableTestCase : public TestCase
             bool unique = names.insert(spec.name).second;
             NS_TEST_ASSERT_MSG_EQ(unique, true, "twice: " + spec.name);
             groups.insert(spec.group);
-            std::string attribute = spec.attribute.empty()
-                                        ? "ns3::ExperimentOptions::" +
-                                              std::string(1, std::toupper(spec.name[0])) +
-                                              spec.name.substr(1)
-                                        : spec.attribute;
+            std::string attribute =
+                spec.attribute.empty()
+                    ? "ns3::ExperimentOptions::" + std::string(1, std::toupper(spec.name[0])) +
+                          spec.name.substr(1)
+                    : spec.attribute;
             auto colon = attribute.rfind("::");
             TypeId tid;
             TypeId::AttributeInformation info;
@@ -130,8 +130,8 @@ class TwoFormsTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(o.WasGiven("computeTime"), true, "given");
             NS_TEST_EXPECT_MSG_EQ(o.ToCostParameters().computeTimeS, 0.25,
                                   "the fluid model sees the attribute form");
-            NS_TEST_EXPECT_MSG_EQ(InitialValue("ns3::TrainingIsland::ComputeTime"),
-                                  "+2.5e+08ns", "the islands see it");
+            NS_TEST_EXPECT_MSG_EQ(InitialValue("ns3::TrainingIsland::ComputeTime"), "+2.5e+08ns",
+                                  "the islands see it");
         }
         Config::Reset();
         {
@@ -231,8 +231,8 @@ class AppliedTestCase : public TestCase
     {
         Config::Reset();
         ExperimentOptions o("test", kAllGroups);
-        o.ParseArguments({"--ns3::TrainingIsland::AckInterval=8", "--modelBytes=1e5",
-                          "--rounds=1", "--computeTime=0"});
+        o.ParseArguments({"--ns3::TrainingIsland::AckInterval=8", "--modelBytes=1e5", "--rounds=1",
+                          "--computeTime=0"});
         Topology t = ChainTopology({1e9}, {1e-3});
         Schedule s("pair", {ScheduleRound{{{"C0", "C1"}}}});
         ScenarioHelper scenario;

@@ -20,7 +20,8 @@ using ns3::testutil::TempDir;
 namespace
 {
 
-const std::string kZoo = std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/../test/data/zoo-test.graphml";
+const std::string kZoo =
+    std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/../test/data/zoo-test.graphml";
 
 const TopologyLink*
 FindLink(const Topology& t, const std::string& a, const std::string& b)
@@ -36,7 +37,8 @@ FindLink(const Topology& t, const std::string& a, const std::string& b)
 }
 
 std::string
-Graphml(const std::string& nodes, const std::string& edges, const std::string& direction = "undirected")
+Graphml(const std::string& nodes, const std::string& edges,
+        const std::string& direction = "undirected")
 {
     return "<?xml version=\"1.0\"?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
            "<key attr.name=\"Latitude\" attr.type=\"double\" for=\"node\" id=\"d29\" />\n"
@@ -45,7 +47,8 @@ Graphml(const std::string& nodes, const std::string& edges, const std::string& d
            "<key attr.name=\"LinkSpeed\" attr.type=\"string\" for=\"edge\" id=\"d36\" />\n"
            "<key attr.name=\"LinkSpeedUnits\" attr.type=\"string\" for=\"edge\" id=\"d38\" />\n"
            "<key attr.name=\"LinkSpeedRaw\" attr.type=\"double\" for=\"edge\" id=\"d39\" />\n"
-           "<graph edgedefault=\"" + direction + "\">\n" + nodes + edges + "</graph>\n</graphml>\n";
+           "<graph edgedefault=\"" +
+           direction + "\">\n" + nodes + edges + "</graph>\n</graphml>\n";
 }
 
 std::string
@@ -111,12 +114,12 @@ TEST(GraphmlTopologyReader, ZooFileByHand)
 TEST(GraphmlTopologyReader, OptionsAndCodes)
 {
     TempDir dir;
-    std::string f = dir.Write("net.graphml",
-                              Graphml(Node(0, "Paris", "48.85", "2.35") +
-                                          Node(1, "Paris", "48.86", "2.36") +
-                                          Node(2, "", "40", "-3") + Node(3, "São Paulo", "-23.5", "-46.6"),
-                                      Edge(0, 1) + Edge(1, 2) + Edge(1, 2, "<data key=\"d39\">5e8</data>") +
-                                          Edge(2, 3) + Edge(3, 3)));
+    std::string f =
+        dir.Write("net.graphml",
+                  Graphml(Node(0, "Paris", "48.85", "2.35") + Node(1, "Paris", "48.86", "2.36") +
+                              Node(2, "", "40", "-3") + Node(3, "São Paulo", "-23.5", "-46.6"),
+                          Edge(0, 1) + Edge(1, 2) + Edge(1, 2, "<data key=\"d39\">5e8</data>") +
+                              Edge(2, 3) + Edge(3, 3)));
     GraphmlTopologyOptions o;
     o.fibreFactor = 2;
     o.defaultLinkRateBps = 3e9;
@@ -152,9 +155,11 @@ TEST(GraphmlTopologyReader, BadInputNamed)
             EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
         }
     };
-    expectError(dir.Write("nan.graphml", Graphml(Node(0, "A", "nan", "1") + Node(1, "B", "1", "1"), Edge(0, 1))),
+    expectError(dir.Write("nan.graphml",
+                          Graphml(Node(0, "A", "nan", "1") + Node(1, "B", "1", "1"), Edge(0, 1))),
                 "node 0 ('A') Latitude");
-    expectError(dir.Write("range.graphml", Graphml(Node(0, "A", "91", "1") + Node(1, "B", "1", "1"), Edge(0, 1))),
+    expectError(dir.Write("range.graphml",
+                          Graphml(Node(0, "A", "91", "1") + Node(1, "B", "1", "1"), Edge(0, 1))),
                 "out of range");
     expectError(dir.Write("speed.graphml", Graphml(Node(0, "A", "1", "1") + Node(1, "B", "1", "2"),
                                                    Edge(0, 1, "<data key=\"d39\">1e300</data>"))),
@@ -166,8 +171,10 @@ TEST(GraphmlTopologyReader, BadInputNamed)
                                                          Node(2, "C", "", ""),
                                                      Edge(1, 2))),
                 "no coordinates");
-    expectError(dir.Write("directed.graphml", Graphml(Node(0, "A", "1", "1") + Node(1, "B", "1", "2"), Edge(0, 1), "directed")),
-                "directed");
+    expectError(
+        dir.Write("directed.graphml",
+                  Graphml(Node(0, "A", "1", "1") + Node(1, "B", "1", "2"), Edge(0, 1), "directed")),
+        "directed");
     expectError(dir.Write("junk.graphml", "not xml at all"), "not readable GraphML");
     expectError(dir.Path() + "/missing.graphml", "cannot open");
 }

@@ -76,8 +76,7 @@ TEST(OptionValidator, RatesFitDataRate)
     auto r = OptionValidator::Rate();
     EXPECT_EQ(r.ParseAttribute("--a", "10Gbps", "ns3::DataRateValue").get<double>(), 10e9);
     EXPECT_EQ(r.ParseAttribute("--a", "1.5MB/s", "ns3::DataRateValue").get<double>(), 12e6);
-    EXPECT_EQ(r.ParseAttribute("--a", "100000000000bps", "ns3::DataRateValue").get<double>(),
-              1e11);
+    EXPECT_EQ(r.ParseAttribute("--a", "100000000000bps", "ns3::DataRateValue").get<double>(), 1e11);
     EXPECT_THROW(r.ParseAttribute("--a", "0.5bps", "ns3::DataRateValue"), std::invalid_argument);
     EXPECT_THROW(r.ParseAttribute("--a", "10Gbit", "ns3::DataRateValue"), std::invalid_argument);
     EXPECT_EQ(r.ToAttributeText(1e9, "ns3::DataRateValue"), "1000000000bps");
@@ -87,8 +86,7 @@ TEST(OptionValidator, TimesFitNs3Time)
 {
     auto v = OptionValidator::Seconds(0, 1e6);
     EXPECT_EQ(v.Parse("--x", "0.05").get<double>(), 0.05);
-    EXPECT_NE(Refusal(v, "1e300").find("out of range (accepted: 0 .. 1e+06 s)"),
-              std::string::npos);
+    EXPECT_NE(Refusal(v, "1e300").find("out of range (accepted: 0 .. 1e+06 s)"), std::string::npos);
     EXPECT_NE(Refusal(v, "1e10").find("out of range"), std::string::npos); // > int64 ns
     EXPECT_NE(Refusal(v, "-1").find("out of range"), std::string::npos);
     EXPECT_EQ(v.ParseAttribute("--a", "50ms", "ns3::TimeValue").get<double>(), 0.05);

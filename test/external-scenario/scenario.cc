@@ -13,7 +13,8 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    ExperimentOptions options("external-scenario", {"network", "exchange", "island", "run", "packet"});
+    ExperimentOptions options("external-scenario",
+                              {"network", "exchange", "island", "run", "packet"});
     options.Parse(argc, argv);
     ScenarioHelper scenario;
     try
