@@ -424,6 +424,21 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
     auto record = [](auto& map, const std::string& key, const auto& value, const std::string&) {
         map[key] = value;
     };
+    // ns-3's --Print* options (and --help) print and exit first, whatever else is given.
+    for (const std::string& arg : args)
+    {
+        std::string name = arg.substr(arg.rfind("--", 0) == 0 ? 2 : arg.rfind('-', 0) == 0);
+        name = name.substr(0, name.find('='));
+        if (std::find(std::begin(kHardOptions), std::end(kHardOptions), name) !=
+            std::end(kHardOptions))
+        {
+            hard.push_back(arg);
+        }
+    }
+    if (!hard.empty())
+    {
+        PrintHelp(hard);
+    }
     for (const std::string& arg : args)
     {
         if (arg == "--PrintOptionsRst")
@@ -441,12 +456,6 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
         std::string name = body.substr(0, eq);
         bool hasValue = eq != std::string::npos;
         std::string value = hasValue ? body.substr(eq + 1) : "";
-        if (std::find(std::begin(kHardOptions), std::end(kHardOptions), name) !=
-            std::end(kHardOptions))
-        {
-            hard.push_back(arg);
-            continue;
-        }
         auto exposed = m_exposed.find(name);
         if (exposed != m_exposed.end())
         {
@@ -518,10 +527,6 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
         }
         throw std::invalid_argument("unknown option --" + name +
                                     " (--PrintHelp lists the options)");
-    }
-    if (!hard.empty())
-    {
-        PrintHelp(hard);
     }
     for (const auto& [name, value] : attributes)
     {
