@@ -3,6 +3,8 @@
  */
 #include "results-database.h"
 
+#include "module-version.h"
+
 #include <sqlite3.h>
 
 #include <sys/stat.h>
@@ -17,10 +19,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
-
-#ifndef INTELLIGENT_NETWORK_VERSION
-#define INTELLIGENT_NETWORK_VERSION "unknown"
-#endif
 
 namespace ns3
 {
@@ -254,7 +252,7 @@ ResultsDatabase::Error::CauseName(Cause cause)
 std::string
 ResultsDatabase::ModuleVersion()
 {
-    return INTELLIGENT_NETWORK_VERSION;
+    return IntelligentNetworkVersion();
 }
 
 ResultsDatabase::ResultsDatabase(const std::string& path, double busyTimeoutS)
@@ -419,105 +417,131 @@ ResultsDatabase::SwitchToWal()
 void
 ResultsDatabase::CheckAndPrepare()
 {
-    // 1. Is it an SQLite database, ours, and not newer than us? (Reading the header is the
-    // first access: a file that is not a database fails here.)
-    std::vector<Row> header;
-    int rc = Retry([&] {
-        try
+    // Steps 1-2 inspect the file. They run once before any write (so that a foreign, newer or
+    // damaged file is refused without being touched) and again inside the write transaction,
+    // where the state cannot change under us: another writer may create or upgrade the schema
+    // between the first look and our lock.
+    int64_t appId = 0;
+    int64_t version = 0;
+    std::map<std::string, std::vector<std::string>> tables;
+    auto inspect = [&]() {
+        // 1. Is it an SQLite database, ours, and not newer than us? (Reading the header is the
+        // first access: a file that is not a database fails here.)
+        std::vector<Row> header;
+        int rc = Retry([&] {
+            try
+            {
+                header = Query("SELECT (SELECT application_id FROM pragma_application_id), "
+                               "(SELECT user_version FROM pragma_user_version);");
+                return SQLITE_OK;
+            }
+            catch (const Error&)
+            {
+                return sqlite3_extended_errcode(m_db);
+            }
+        });
+        if (rc != SQLITE_OK)
         {
-            header = Query("SELECT (SELECT application_id FROM pragma_application_id), "
-                           "(SELECT user_version FROM pragma_user_version);");
-            return SQLITE_OK;
+            Fail("cannot read the database", rc);
         }
-        catch (const Error&)
+        appId = std::get<int64_t>(header.at(0).at(0));
+        version = std::get<int64_t>(header.at(0).at(1));
+        tables.clear();
+        for (const auto& row : Query("SELECT name FROM sqlite_master WHERE type = 'table' AND name "
+                                     "NOT LIKE 'sqlite_%';"))
         {
-            return sqlite3_extended_errcode(m_db);
+            tables[std::get<std::string>(row[0])];
         }
-    });
-    if (rc != SQLITE_OK)
+        if (appId != 0 && appId != ApplicationId())
+        {
+            char id[16];
+            std::snprintf(id, sizeof id, "0x%08X", static_cast<unsigned>(appId));
+            Fail(Error::WRONG_SCHEMA,
+                 std::string("not a results database: it belongs to another application "
+                             "(application_id ") +
+                     id + ")");
+        }
+        if (version > SchemaVersion())
+        {
+            Fail(Error::NEWER_VERSION,
+                 "written by a newer version of intelligent-network (schema " +
+                     std::to_string(version) + "; this program knows schemas up to " +
+                     std::to_string(SchemaVersion()) + "): use a newer build, or another database");
+        }
+        if (appId == 0 && !tables.empty())
+        {
+            // No application id: schema 1 (before versions), identified by its meta row.
+            std::string v1;
+            if (tables.count("meta") && tables.count("runs"))
+            {
+                auto rows = Query("SELECT value FROM meta WHERE key = 'schema_version';");
+                if (!rows.empty() && std::holds_alternative<std::string>(rows[0][0]))
+                {
+                    v1 = std::get<std::string>(rows[0][0]);
+                }
+            }
+            if (v1.empty())
+            {
+                std::string names;
+                for (const auto& [name, cols] : tables)
+                {
+                    names += (names.empty() ? "" : ", ") + name;
+                }
+                Fail(Error::WRONG_SCHEMA,
+                     "not a results database of intelligent-network (no application id, no "
+                     "schema_version in a table meta; its tables: " +
+                         names + ")");
+            }
+            if (v1 != "1")
+            {
+                Fail(Error::NEWER_VERSION,
+                     "written by a newer version of intelligent-network (meta schema_version " + v1 +
+                         "; this program knows schemas up to " + std::to_string(SchemaVersion()) +
+                         ")");
+            }
+        }
+        // 2. The tables it has must have the columns we write.
+        for (auto& [name, cols] : tables)
+        {
+            auto required = RequiredColumns().find(name);
+            if (required == RequiredColumns().end())
+            {
+                continue; // a table of a later module, or the user's own
+            }
+            std::vector<std::string> have;
+            for (const auto& row : Query("SELECT name FROM pragma_table_info(?);", {name}))
+            {
+                have.push_back(std::get<std::string>(row[0]));
+            }
+            for (const auto& c : required->second)
+            {
+                if (std::find(have.begin(), have.end(), c) == have.end())
+                {
+                    Fail(Error::WRONG_SCHEMA, "table '" + name + "' has no column '" + c +
+                                                  "' (not a results database of this module, or a "
+                                                  "damaged one)");
+                }
+            }
+            cols = have;
+        }
+    };
+    // The first look is one read transaction: the header and the tables come from one snapshot
+    // (a writer that creates the schema between two separate reads would look like schema 1).
+    if (int rc = Retry([&] { return sqlite3_exec(m_db, "BEGIN;", nullptr, nullptr, nullptr); });
+        rc != SQLITE_OK)
     {
         Fail("cannot read the database", rc);
     }
-    int64_t appId = std::get<int64_t>(header.at(0).at(0));
-    int64_t version = std::get<int64_t>(header.at(0).at(1));
-    std::map<std::string, std::vector<std::string>> tables;
-    for (const auto& row : Query("SELECT name FROM sqlite_master WHERE type = 'table' AND name "
-                                 "NOT LIKE 'sqlite_%';"))
+    try
     {
-        tables[std::get<std::string>(row[0])];
+        inspect();
     }
-    if (appId != 0 && appId != ApplicationId())
+    catch (...)
     {
-        char id[16];
-        std::snprintf(id, sizeof id, "0x%08X", static_cast<unsigned>(appId));
-        Fail(Error::WRONG_SCHEMA,
-             std::string("not a results database: it belongs to another application "
-                         "(application_id ") +
-                 id + ")");
+        sqlite3_exec(m_db, "ROLLBACK;", nullptr, nullptr, nullptr);
+        throw;
     }
-    if (version > SchemaVersion())
-    {
-        Fail(Error::NEWER_VERSION,
-             "written by a newer version of intelligent-network (schema " +
-                 std::to_string(version) + "; this program knows schemas up to " +
-                 std::to_string(SchemaVersion()) + "): use a newer build, or another database");
-    }
-    if (appId == 0 && !tables.empty())
-    {
-        // No application id: schema 1 (before versions), identified by its meta row.
-        std::string v1;
-        if (tables.count("meta") && tables.count("runs"))
-        {
-            auto rows = Query("SELECT value FROM meta WHERE key = 'schema_version';");
-            if (!rows.empty() && std::holds_alternative<std::string>(rows[0][0]))
-            {
-                v1 = std::get<std::string>(rows[0][0]);
-            }
-        }
-        if (v1.empty())
-        {
-            std::string names;
-            for (const auto& [name, cols] : tables)
-            {
-                names += (names.empty() ? "" : ", ") + name;
-            }
-            Fail(Error::WRONG_SCHEMA,
-                 "not a results database of intelligent-network (no application id, no "
-                 "schema_version in a table meta; its tables: " +
-                     names + ")");
-        }
-        if (v1 != "1")
-        {
-            Fail(Error::NEWER_VERSION,
-                 "written by a newer version of intelligent-network (meta schema_version " + v1 +
-                     "; this program knows schemas up to " + std::to_string(SchemaVersion()) +
-                     ")");
-        }
-    }
-    // 2. The tables it has must have the columns we write.
-    for (auto& [name, cols] : tables)
-    {
-        auto required = RequiredColumns().find(name);
-        if (required == RequiredColumns().end())
-        {
-            continue; // a table of a later module, or the user's own
-        }
-        std::vector<std::string> have;
-        for (const auto& row : Query("SELECT name FROM pragma_table_info(?);", {name}))
-        {
-            have.push_back(std::get<std::string>(row[0]));
-        }
-        for (const auto& c : required->second)
-        {
-            if (std::find(have.begin(), have.end(), c) == have.end())
-            {
-                Fail(Error::WRONG_SCHEMA, "table '" + name + "' has no column '" + c +
-                                              "' (not a results database of this module, or a "
-                                              "damaged one)");
-            }
-        }
-        cols = have;
-    }
+    sqlite3_exec(m_db, "COMMIT;", nullptr, nullptr, nullptr);
     // 3. Writable? (SQLite opens a write-protected file read-only without an error.)
     if (sqlite3_db_readonly(m_db, "main") == 1)
     {
@@ -530,6 +554,7 @@ ResultsDatabase::CheckAndPrepare()
     Begin();
     try
     {
+        inspect();
         // Columns added since schema 1: an older database gains them (NULL in old rows).
         static const std::vector<std::array<const char*, 3>> added = {
             {"rounds", "pattern", "TEXT"},

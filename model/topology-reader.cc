@@ -4,6 +4,7 @@
 #include "topology-reader.h"
 
 #include "csv-table.h"
+#include "graphml-topology-reader.h"
 #include "input-error.h"
 #include "text-util.h"
 
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <iomanip>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <sys/stat.h>
@@ -172,6 +174,12 @@ TopologyReader::KnownCity(const std::string& code)
 Topology
 TopologyReader::Read(const std::string& path, double publicCapacityBps)
 {
+    if (GraphmlTopologyReader::Handles(path))
+    {
+        GraphmlTopologyOptions options; // defaults documented in graphml-topology-reader.h
+        options.warnings = &std::cerr;
+        return GraphmlTopologyReader::Read(path, options);
+    }
     if (IsDirectory(path))
     {
         return ReadDoubleZero(path, publicCapacityBps);

@@ -32,7 +32,11 @@ def main():
     tmp = tempfile.mkdtemp()
     csv_path = os.path.join(tmp, "curves.csv")
     json_path = os.path.join(tmp, "summary.json")
-    run = subprocess.run([binary, "--csv=" + csv_path, "--json=" + json_path] + extra,
+    # The documented case (the programs' shared defaults are a 100 MB model, 10 ms, one step,
+    # period 2); extra arguments come after these and override them.
+    case = ["--modelBytes=1e9", "--linkRate=10e9", "--computeTime=0.05", "--localSteps=20",
+            "--period=3"]
+    run = subprocess.run([binary, "--csv=" + csv_path, "--json=" + json_path] + case + extra,
                          capture_output=True, text=True)
     sys.stderr.write(run.stdout)
     if run.returncode != 0:

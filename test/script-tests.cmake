@@ -17,6 +17,14 @@ if(IN_SYSTEM_PYTHON3 AND TARGET nine-city-training)
   endforeach()
   # The restart test runs two simulations at a time.
   set_tests_properties(script-sweep-TestRestart PROPERTIES PROCESSORS 2)
+  # Plots (test/test_plots.py): grouping by every varying parameter, the optimizer's schedules
+  # told apart, the run's own topology on the map, the per-island timeline, provenance.
+  add_test(NAME script-plots
+           COMMAND ${IN_SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/test_plots.py
+                   --source-dir ${CMAKE_CURRENT_SOURCE_DIR}
+                   --build-dir $<TARGET_FILE_DIR:nine-city-training>
+                   --work-dir ${CMAKE_CURRENT_BINARY_DIR}/test-plots -v)
+  set_tests_properties(script-plots PROPERTIES LABELS script TIMEOUT 900)
 endif()
 # The bad-input corpus (scripts/bad-input-corpus.py): several hundred bad or extreme inputs
 # generated from the shipped files, run against every program; fails unless every case is
