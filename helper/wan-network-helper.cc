@@ -107,9 +107,11 @@ WanNetworkHelper::Install(const NetworkGraph& graph) const
     }
     for (uint32_t i = 0; i < graph.IslandCount(); ++i)
     {
-        NS_ABORT_MSG_IF(net.m_addresses[i].empty(),
-                        "island " << graph.Nodes()[i].name << " has no link at all");
-        net.m_islandAddresses.push_back(net.m_addresses[i].front());
+        // An island always has its access link (islands are hosts with one interface);
+        // should a graph give one no link, it has no address (0.0.0.0): no traffic can reach
+        // it, and the scenario refuses to place a scheduled island there.
+        net.m_islandAddresses.push_back(net.m_addresses[i].empty() ? Ipv4Address()
+                                                                   : net.m_addresses[i].front());
     }
     return net;
 }

@@ -704,6 +704,68 @@ class ClearAndReinstallTestCase : public TestCase
     }
 };
 
+/**
+ * The tcp transport on the nine cities: every island's TCP connections (source = its one
+ * address) reach every peer and the replies come back, so every round completes and every
+ * island receives every peer's model exactly once per round. (With multi-homed islands, a
+ * connection's source was the address of whichever interface the route used, and replies to
+ * addresses without a route never arrived: the run hung.)
+ */
+class TcpTransportOnNineCitiesTestCase : public TestCase
+{
+  public:
+    TcpTransportOnNineCitiesTestCase(const std::string& schedule, uint64_t model)
+        : TestCase("tcp transport completes on nine cities: " + schedule),
+          m_schedule(schedule),
+          m_model(model)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t rounds = 2;
+        ScenarioHelper s;
+        SetUpNineCity(s, ExchangePattern::ALL_TO_ALL, m_model, m_schedule);
+        s.SetTransport("tcp");
+        s.SetRounds(rounds);
+        s.SetMaxSimTime(Seconds(120)); // a hang ends here as an incomplete run
+        s.Build();
+        const Schedule& sched = s.GetSchedule();
+        std::map<std::string, uint32_t> received;
+        std::map<std::string, uint32_t> expected;
+        for (uint32_t r = 0; r < rounds; ++r)
+        {
+            for (const auto& clique : sched.RoundAt(r % sched.Period()).cliques)
+            {
+                for (const std::string& city : clique)
+                {
+                    expected[city] += static_cast<uint32_t>(clique.size() - 1);
+                }
+            }
+        }
+        for (const std::string& city : s.GetIslandCities())
+        {
+            s.GetIsland(city)->TraceConnectWithoutContext(
+                "ModelReceived",
+                Callback<void, uint32_t, uint32_t>(
+                    [&received, city](uint32_t, uint32_t) { ++received[city]; }));
+        }
+        ScenarioResult r = s.Run();
+        NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+        NS_TEST_EXPECT_MSG_EQ(r.transport, "tcp", "the run used another transport");
+        NS_TEST_EXPECT_MSG_EQ(expected.size(), 9u, "every city is an island of the schedule");
+        for (const auto& [city, n] : expected)
+        {
+            NS_TEST_EXPECT_MSG_EQ(received[city], n, city << ": models received");
+        }
+        Simulator::Destroy();
+    }
+
+    std::string m_schedule;
+    uint64_t m_model;
+};
+
 class NetworkFabricTestSuite : public TestSuite
 {
   public:
@@ -722,6 +784,8 @@ class NetworkFabricTestSuite : public TestSuite
         AddTestCase(new TcpFromEverySenderTestCase, TestCase::QUICK);
         AddTestCase(new MulticastLocalCopyAtARouterTestCase, TestCase::QUICK);
         AddTestCase(new ClearAndReinstallTestCase, TestCase::QUICK);
+        AddTestCase(new TcpTransportOnNineCitiesTestCase("3x3-rotating", 1000000), TestCase::QUICK);
+        AddTestCase(new TcpTransportOnNineCitiesTestCase("all-in-one", 300000), TestCase::QUICK);
     }
 };
 

@@ -25,8 +25,9 @@ device_a,device_b,latency_ms,capacity_gbps
 TOPO
 expect_error disconnected "disconnected" --topology="$TMP/split.topology"
 expect_error too-many-islands "ZZZ" --islands=AMS,FRA,ZZZ
-expect_error zero-bandwidth "linkRate" --linkRate=0
+# 0 keeps the topology's rates (as in every program); below 1 bit/s is no rate.
+expect_error sub-bit-bandwidth "--linkRate=0.5: out of range" --linkRate=0.5
 expect_error negative-bandwidth "linkRate" --linkRate=-1e9
-expect_error bad-mode "pattern" --mode=anycast
+expect_error bad-mode "--mode=anycast: not one of" --mode=anycast
 expect_error duplicate-island "twice" --islands=AMS,FRA,AMS
 finish_cases "all impossible inputs rejected clearly"
