@@ -16,7 +16,7 @@ import sqlite3
 import sys
 
 # Goals of issue 6 (and issue 16: flat cost per packet-hop, cheap monitoring).
-GOAL_COST_RATIO = 1.5  # ours within 1.5x of raw ns-3 UDP per packet-hop
+GOAL_COST_RATIO = 1.25  # ours within 1.25x of raw ns-3 UDP per packet-hop, every mode (issue 16)
 GOAL_ISLAND_SCALING = 1.3  # CPU per packet-hop at 64 islands within 1.3x of nine
 GOAL_MONITOR = 1.05  # LinkMonitor overhead
 GOAL_SPEEDUP = 1000.0  # fluid at least 1000x faster than packet level
@@ -303,10 +303,10 @@ def main():
         "shows how noisy this shared machine is.",
         table(["schedule", "mode", "ours hops", "ours CPU s", "ours s/M hops", "ours ev/hop",
                "raw hops", "raw CPU s", "raw s/M hops", "raw ev/hop", "ratio", "per-rep",
-               "<= 1.5x"], rows),
+               f"<= {GOAL_COST_RATIO}x"], rows),
         notes))
     if ratios:
-        goals.append(("packet-level cost within 1.5x of raw ns-3 UDP",
+        goals.append((f"packet-level cost within {GOAL_COST_RATIO}x of raw ns-3 UDP (every mode)",
                       f"ratio {fmt(min(ratios))} .. {fmt(max(ratios))}",
                       all(r <= GOAL_COST_RATIO for r in ratios)))
 
@@ -391,9 +391,10 @@ def main():
             "maps and an island has one interface. What still grows with n is ns-3's: the "
             "event set (MapScheduler, O(log) in the events pending, which grow with the "
             "streams in flight), the per-node protocol-handler lists that Node and "
-            "TrafficControlLayer scan on every received packet (a metro node has one device "
-            "per public path, n - 1 of them) and Ipv4L3Protocol's device map, and cache misses "
-            "of a larger network.")
+            "TrafficControlLayer scan on every received packet (a city's internet node has "
+            "one device per public path, up to n - 1 of them; islands, metro nodes and "
+            "devices have a few) and Ipv4L3Protocol's device map, and cache misses of a "
+            "larger network.")
     if pts and pts[0][0] == 9 and pts[-1][0] == 64:
         growth = pts[-1][4] / pts[0][4]
         goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine",

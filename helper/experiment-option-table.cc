@@ -51,9 +51,9 @@ ExperimentOptions::Table()
         {"cityExchange", "Join the devices of a city with two or more through an exchange node (a cross-connect site, DoubleZero's DZX); off: only the topology's own intra-city links join them", "true", V::Flag(), "", "network"},
         {"exchangeLatency", "One-way latency of a device's exchange link, s (default: 50 km of metro fibre, so that the topology's intra-city links are preferred)", OptionValidator::ToText(NetworkGraphOptions().exchangeLatencyS), V::Seconds(1e-9, 1), "", "network"},
         {"latencyCheck", "Links faster than light in fibre (4.9 us/km) over the great-circle distance of their cities: warn (on standard error), fix (raise them to that bound) or off", "warn", V::Choice({"warn", "fix", "off"}), "", "network"},
-        {"routing", "What routes minimise: latency, latency+hops (latency + --hopCost per hop) or latency+capacity (latency + --capacityBits / rate per hop)", "latency", V::Choice({"latency", "latency+hops", "latency+capacity"}), "", "network"},
-        {"hopCost", "Per-hop term of --routing=latency+hops, s", OptionValidator::ToText(RoutingOptions().hopCostS), V::Seconds(0, 1), "", "network"},
-        {"capacityBits", "Capacity term of --routing=latency+capacity: a hop costs the time to send this many bits over it", OptionValidator::ToText(RoutingOptions().capacityCostBits), V::Real(0, 1e15), "", "network"},
+        {"routingMetric", "What routes minimise: latency, latency+hops (latency + --hopCost per hop) or latency+capacity (latency + --capacityCost / rate per hop)", "latency", V::Choice({"latency", "latency+hops", "latency+capacity"}), "", "network"},
+        {"hopCost", "Per-hop term of --routingMetric=latency+hops, s", OptionValidator::ToText(RoutingOptions().hopCostS), V::Seconds(0, 1), "", "network"},
+        {"capacityCost", "Capacity term of --routingMetric=latency+capacity, bits: a hop costs the time to send this many bits over it", OptionValidator::ToText(RoutingOptions().capacityCostBits), V::Real(0, 1e15), "", "network"},
         {"publicRate", "Rate of every public-internet path, bit/s (0: the topology's; DoubleZero samples and .topology files without one: 1 Gbps)", "0", V::Rate(true), "", "network"},
         // exchange, schedule, optimizer
         {"mode", "unicast | multicast | aggregation", "unicast", V::Choice({"unicast", "multicast", "aggregation"}), "", "exchange"},

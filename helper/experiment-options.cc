@@ -916,17 +916,17 @@ ExperimentOptions::ToGraphOptions() const
     {
         go.latencyCheck = TopologyLatencyCheck::ParseMode(GetText("latencyCheck"));
     }
-    if (Has("routing"))
+    if (Has("routingMetric"))
     {
-        go.routing.metric = RoutingOptions::ParseMetric(GetText("routing"));
+        go.routing.metric = RoutingOptions::ParseMetric(GetText("routingMetric"));
     }
     if (Has("hopCost"))
     {
         go.routing.hopCostS = GetDouble("hopCost");
     }
-    if (Has("capacityBits"))
+    if (Has("capacityCost"))
     {
-        go.routing.capacityCostBits = GetDouble("capacityBits");
+        go.routing.capacityCostBits = GetDouble("capacityCost");
     }
     go.publicRateBps = Has("publicRate") ? GetDouble("publicRate") : 0;
     return go;
