@@ -22,7 +22,9 @@
 #     forwarding alone (bench-raw-udp, simulation-phase CPU) beside it;
 #  3. fluid versus packet: bench-fluid (CostModel) on the runs of 1 and 2, per-round times
 #     compared with the results database's rounds, CPU per fluid evaluation;
-#  4. link efficiency: two cities joined by one 10 Gbps link, one 1 GB transfer each way.
+#  4. link efficiency: two cities joined by one 10 Gbps link, one 1 GB transfer each way;
+#  5. end to end: synthetic 64 and 128 cities, nine-city-training without --schedule (the
+#     optimizer's schedule, simulated at packet level): CPU, wall time and peak RSS.
 # bench/benchmark-report.py turns the raw results into the tables.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +39,7 @@ for arg in "$@"; do
     --no-doc) doc=0 ;;
     --profile) profile=1 ;;
     -h | --help)
-        sed -n '2,22p' "$0"
+        sed -n '2,28p' "$0"
         exit 0
         ;;
     *)
@@ -106,6 +108,7 @@ if [ "$quick" = 1 ]; then
     cost_bytes=2e6
     scale_points=("1e7:8192:9000" "1e7:65479:65535" "1e8:65479:65535")
     island_bytes=(9:4e6 16:2e6 32:6e5 64:2e5)
+    e2e_bytes=1e5
     link_bytes=1e8
 else
     reps=3
@@ -113,6 +116,7 @@ else
     scale_points=("1e8:8192:9000" "1e9:8192:9000" "1e8:65479:65535" "1e9:65479:65535"
         "1e10:65479:65535")
     island_bytes=(9:100e6 16:50e6 32:15e6 64:5e6) # about 0.5 M packet-hops each
+    e2e_bytes=1e6 # the optimizer's all-in-one clique: 64 x 63 streams
     link_bytes=1e9
 fi
 # The largest segment: IP packet = 65479 + 56 header bytes = 65535, the largest MTU (a
@@ -181,6 +185,15 @@ for rep in $(seq 1 "$reps"); do
         run "islands-$n-r$rep" islands nine-city-training "${args[@]}" --mtu=65535
         run "islands-raw-$n-r$rep" islands-raw bench-raw-udp "${args[@]}" --mtu=65535
     done
+done
+
+echo "== 5. end to end on 64 and 128 synthetic cities (optimizer -> packet level, one process)"
+"$build/bench-inputs" --synthetic=128 --topologySeed=1 \
+    --writeTopology="$work/synthetic-128.topology" >/dev/null
+for n in 64 128; do
+    run "e2e-$n" e2e nine-city-training --topology="$work/synthetic-$n.topology" --period=1 \
+        --iterations=200 --mode=unicast --rounds=2 --modelBytes=$e2e_bytes --segmentSize=65479 \
+        --mtu=65535 --latencyCheck=off
 done
 
 echo "== 4. link efficiency (two cities, one 10 Gbps link, 10 ms)"

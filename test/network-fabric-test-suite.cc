@@ -18,6 +18,7 @@
 #include "ns3/test.h"
 
 #include <map>
+#include <sstream>
 
 using namespace ns3;
 using namespace ns3::intelligent_network_test;
@@ -705,6 +706,158 @@ class ClearAndReinstallTestCase : public TestCase
 };
 
 /**
+ * The same rules on a synthetic network (14 cities, 1-3 devices each, intra-city links between
+ * a city's devices, public paths between every pair), all in one clique: model bytes on every
+ * link direction equal the planned copies; some intra-city private links carry model bytes;
+ * and no access-region node transits: everything an island, a metro node or an internet node
+ * forwards comes from or goes to that city's island (checked on the IPv4 headers).
+ */
+class SyntheticFabricTestCase : public TestCase
+{
+  public:
+    explicit SyntheticFabricTestCase(ExchangePattern mode)
+        : TestCase("synthetic 14 cities: planned bytes per link, intra-city links used, no "
+                   "access-region transit: " +
+                   PatternName(mode)),
+          m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SyntheticTopologyOptions o;
+        o.cities = 14;
+        o.seed = 3;
+        o.maxDevicesPerCity = 3;
+        Topology topo = SyntheticTopology::Generate(o);
+        const uint64_t model = 20 * 8192;
+        ScenarioHelper s;
+        s.SetTopology(topo);
+        s.SetGraphOptions(QuietOptions());
+        s.SetSchedule(BaselineSchedules::AllReduce(topo.CityCodes()));
+        s.SetCapabilities(NetworkCapabilities::ForPattern(m_mode));
+        s.SetIslandAttribute("ModelBytes", UintegerValue(model));
+        s.SetIslandAttribute("ComputeTime", TimeValue(MilliSeconds(1)));
+        s.SetRounds(1);
+        s.Build();
+        const NetworkGraph& g = s.GetGraph();
+        const WanNetwork& net = s.GetNetwork();
+        std::map<Ipv4Address, uint32_t> nodeOf;
+        for (uint32_t n = 0; n < g.NodeCount(); ++n)
+        {
+            for (const Ipv4Address& a : net.NodeAddresses(n))
+            {
+                nodeOf[a] = n;
+            }
+        }
+        // The neighbour behind each (node, interface).
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> peerOf;
+        for (uint32_t e = 0; e < g.EdgeCount(); ++e)
+        {
+            const GraphEdge& edge = g.Edges()[e];
+            peerOf[{edge.a, net.InterfaceOn(e, edge.a)}] = edge.b;
+            peerOf[{edge.b, net.InterfaceOn(e, edge.b)}] = edge.a;
+        }
+        // Packets forwarded at access-region nodes that neither come from the node's own
+        // island nor go to it: unicast by the header's addresses; multicast (the trace gives
+        // the output interface) by the source address or the next node (the own island or its
+        // access region).
+        uint64_t forwardedAtAccess = 0;
+        uint64_t transit = 0;
+        std::string firstTransit;
+        for (uint32_t n = 0; n < g.NodeCount(); ++n)
+        {
+            NodeKind k = g.Nodes()[n].kind;
+            if (k != NodeKind::ISLAND && k != NodeKind::METRO && k != NodeKind::INTERNET)
+            {
+                continue;
+            }
+            const int64_t island = g.IslandOf(n);
+            Ptr<Ipv4L3Protocol> ip = net.GetNode(n)->GetObject<Ipv4L3Protocol>();
+            auto check = [&, n, island](const Ipv4Header& h, Ptr<const Packet>, uint32_t out) {
+                ++forwardedAtAccess;
+                auto ownNode = [&](uint32_t m) {
+                    NodeKind km = g.Nodes()[m].kind;
+                    return g.IslandOf(m) == island &&
+                           (km == NodeKind::ISLAND || km == NodeKind::METRO ||
+                            km == NodeKind::INTERNET);
+                };
+                auto src = nodeOf.find(h.GetSource());
+                bool own = src != nodeOf.end() && static_cast<int64_t>(src->second) == island;
+                if (h.GetDestination().IsMulticast())
+                {
+                    auto next = peerOf.find({n, out});
+                    own = own || (next != peerOf.end() && ownNode(next->second));
+                }
+                else
+                {
+                    auto dst = nodeOf.find(h.GetDestination());
+                    own = own ||
+                          (dst != nodeOf.end() && static_cast<int64_t>(dst->second) == island);
+                }
+                if (!own)
+                {
+                    if (transit++ == 0)
+                    {
+                        std::ostringstream os;
+                        os << g.Nodes()[n].name << " forwarded " << h.GetSource() << " -> "
+                           << h.GetDestination();
+                        firstTransit = os.str();
+                    }
+                }
+            };
+            for (const char* trace : {"UnicastForward", "MulticastForward"})
+            {
+                ip->TraceConnectWithoutContext(
+                    trace,
+                    Callback<void, const Ipv4Header&, Ptr<const Packet>, uint32_t>(check));
+            }
+        }
+        ScenarioResult r = s.Run();
+        NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+        NS_TEST_EXPECT_MSG_GT(forwardedAtAccess, 0u, "metro nodes forward their islands' traffic");
+        NS_TEST_EXPECT_MSG_EQ(transit, 0u, firstTransit);
+
+        std::vector<uint32_t> members;
+        for (const auto& city : s.GetIslandCities())
+        {
+            members.push_back(g.IslandNode(city));
+        }
+        std::sort(members.begin(), members.end());
+        std::map<uint32_t, double> copies;
+        for (const auto& f : s.GetTraffic().CliqueFlows(members, m_mode))
+        {
+            for (const auto& [resource, units] : f.usage.usage)
+            {
+                copies[resource] += units;
+            }
+        }
+        uint32_t intraCityUsed = 0;
+        for (uint32_t e = 0; e < g.EdgeCount(); ++e)
+        {
+            const GraphEdge& edge = g.Edges()[e];
+            for (uint32_t from : {edge.a, edge.b})
+            {
+                uint64_t expected = static_cast<uint64_t>(copies[g.Resource(e, from)]) * model;
+                uint64_t got = s.GetLinkMonitor().Get(e, from).dataPayloadBytes;
+                NS_TEST_EXPECT_MSG_EQ(got, expected,
+                                      g.EdgeName(e) << " from " << g.Nodes()[from].name);
+                if (edge.kind == EdgeKind::PRIVATE &&
+                    g.Nodes()[edge.a].city == g.Nodes()[edge.b].city && got > 0)
+                {
+                    ++intraCityUsed;
+                }
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(intraCityUsed, 0u, "no intra-city private link carried a model");
+        Simulator::Destroy();
+    }
+
+    ExchangePattern m_mode;
+};
+
+/**
  * The tcp transport on the nine cities: every island's TCP connections (source = its one
  * address) reach every peer and the replies come back, so every round completes and every
  * island receives every peer's model exactly once per round. (With multi-homed islands, a
@@ -780,6 +933,8 @@ class NetworkFabricTestSuite : public TestSuite
             AddTestCase(new PacketsFollowThePlannedPathsTestCase(mode), TestCase::QUICK);
             AddTestCase(new LinkMonitorMatchesHeaderParsingTestCase(mode), TestCase::QUICK);
         }
+        AddTestCase(new SyntheticFabricTestCase(ExchangePattern::ALL_TO_ALL), TestCase::QUICK);
+        AddTestCase(new SyntheticFabricTestCase(ExchangePattern::MULTICAST), TestCase::QUICK);
         AddTestCase(new EveryAddressIsRoutableTestCase, TestCase::QUICK);
         AddTestCase(new TcpFromEverySenderTestCase, TestCase::QUICK);
         AddTestCase(new MulticastLocalCopyAtARouterTestCase, TestCase::QUICK);
