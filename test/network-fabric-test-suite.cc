@@ -55,6 +55,28 @@ SetUpNineCity(ScenarioHelper& s, ExchangePattern mode, uint64_t model, const std
     s.SetIslandAttribute("ComputeTime", TimeValue(MilliSeconds(1)));
 }
 
+/// Copies of the model TrafficPlanner charges on each directed resource when every island of
+/// \p s forms one clique in \p mode (what the fluid CostModel charges).
+std::map<uint32_t, double>
+PlannedCopies(const ScenarioHelper& s, ExchangePattern mode)
+{
+    std::vector<uint32_t> members;
+    for (const auto& city : s.GetIslandCities())
+    {
+        members.push_back(s.GetGraph().IslandNode(city));
+    }
+    std::sort(members.begin(), members.end());
+    std::map<uint32_t, double> copies;
+    for (const auto& f : s.GetTraffic().CliqueFlows(members, mode))
+    {
+        for (const auto& [resource, units] : f.usage.usage)
+        {
+            copies[resource] += units;
+        }
+    }
+    return copies;
+}
+
 /// Wire bytes (with the 2-byte PPP header) of an IPv4 packet.
 uint64_t
 WireBytes(const Ipv4Header& h, Ptr<const Packet> p)
@@ -170,20 +192,7 @@ class PacketsFollowThePlannedPathsTestCase : public TestCase
         ScenarioResult r = s.Run();
         NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
         const NetworkGraph& g = s.GetGraph();
-        std::vector<uint32_t> members;
-        for (const auto& city : s.GetIslandCities())
-        {
-            members.push_back(g.IslandNode(city));
-        }
-        std::sort(members.begin(), members.end());
-        std::map<uint32_t, double> copies;
-        for (const auto& f : s.GetTraffic().CliqueFlows(members, m_mode))
-        {
-            for (const auto& [resource, units] : f.usage.usage)
-            {
-                copies[resource] += units;
-            }
-        }
+        std::map<uint32_t, double> copies = PlannedCopies(s, m_mode);
         for (uint32_t e = 0; e < g.EdgeCount(); ++e)
         {
             const GraphEdge& edge = g.Edges()[e];
@@ -819,20 +828,7 @@ class SyntheticFabricTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(forwardedAtAccess, 0u, "metro nodes forward their islands' traffic");
         NS_TEST_EXPECT_MSG_EQ(transit, 0u, firstTransit);
 
-        std::vector<uint32_t> members;
-        for (const auto& city : s.GetIslandCities())
-        {
-            members.push_back(g.IslandNode(city));
-        }
-        std::sort(members.begin(), members.end());
-        std::map<uint32_t, double> copies;
-        for (const auto& f : s.GetTraffic().CliqueFlows(members, m_mode))
-        {
-            for (const auto& [resource, units] : f.usage.usage)
-            {
-                copies[resource] += units;
-            }
-        }
+        std::map<uint32_t, double> copies = PlannedCopies(s, m_mode);
         uint32_t intraCityUsed = 0;
         for (uint32_t e = 0; e < g.EdgeCount(); ++e)
         {
