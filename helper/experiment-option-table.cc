@@ -106,7 +106,7 @@ ExperimentOptions::Table()
         // training curves
         {"horizon", "Simulated seconds of training per distributed curve", "300", V::Seconds(1e-3, 1e6), "", "curves"},
         {"referenceHorizon", "Simulated seconds of colocated training whose best held-out accuracy sets the target", "60", V::Seconds(1e-3, 1e6), "", "curves"},
-        {"targetFraction", "Target accuracy: this fraction of the colocated run's best held-out accuracy (over --referenceHorizon)", "0.9", V::Real(0, 1), "", "curves"},
+        {"targetFraction", "Target accuracy: this fraction of the colocated run's best held-out accuracy (over --referenceHorizon)", "0.9", V::Real(1e-6, 1), "", "curves"},
         {"metric", "Score of the distributed runs: the mean or the worst of the islands' own models, or the average model", "islands-mean", V::Choice({"islands-mean", "islands-min", "average-model"}), "", "curves"},
         {"csv", "Output: every curve (series,time_s,loss,accuracy)", "training-curves.csv", V::Text(), "", "curves"},
         {"json", "Output: summary (every effective setting under 'parameters')", "training-summary.json", V::Text(), "", "curves"},
