@@ -547,6 +547,21 @@ class FaultToleranceTestSuite : public TestSuite
     FaultToleranceTestSuite()
         : TestSuite("intelligent-network-faults", UNIT)
     {
+        AddTestCase(new LinkFailureTestCase(ExchangePattern::ALL_TO_ALL, "SEO1", "TYO2", true),
+                    TestCase::QUICK);
+        AddTestCase(new LinkFailureTestCase(ExchangePattern::MULTICAST, "SEO1", "TYO2", true),
+                    TestCase::QUICK);
+        AddTestCase(new LinkFailureTestCase(ExchangePattern::ALL_TO_ALL, "AD", "BD", false),
+                    TestCase::QUICK);
+        for (ExchangePattern mode : {ExchangePattern::ALL_TO_ALL, ExchangePattern::MULTICAST,
+                                     ExchangePattern::AGGREGATION})
+        {
+            AddTestCase(new PartitionTestCase(mode), TestCase::QUICK);
+        }
+        AddTestCase(new FpgaFailureTestCase, TestCase::QUICK);
+        AddTestCase(new BoundedResendTestCase, TestCase::QUICK);
+        AddTestCase(new StragglerTestCase, TestCase::QUICK);
+        AddTestCase(new LossLevelsTestCase(ExchangePattern::ALL_TO_ALL), TestCase::QUICK);
         AddTestCase(new LossLevelsTestCase(ExchangePattern::MULTICAST), TestCase::QUICK);
         AddTestCase(new LossLevelsTestCase(ExchangePattern::AGGREGATION), TestCase::QUICK);
     }
