@@ -116,7 +116,9 @@ class LinkFailureTestCase : public TestCase
     }
 
   private:
-    ScenarioResult RunOnce(bool fail)
+    /// \p drops: packets dropped by the devices' receive error models (only a failed link
+    /// drops: no random loss here).
+    ScenarioResult RunOnce(bool fail, uint64_t& drops)
     {
         ScenarioHelper s;
         if (m_nineCity)
@@ -140,6 +142,10 @@ class LinkFailureTestCase : public TestCase
             // Compute lasts 10 ms: the exchange of round 0 is under way.
             s.FailLink(m_a, m_b, MilliSeconds(20), MilliSeconds(20));
         }
+        drops = 0;
+        Config::ConnectWithoutContext(
+            "/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyRxDrop",
+            MakeCallback(+[](uint64_t* n, Ptr<const Packet>) { ++*n; }).Bind(&drops));
         ScenarioResult r = s.Run();
         Simulator::Destroy();
         return r;
@@ -148,9 +154,14 @@ class LinkFailureTestCase : public TestCase
     void DoRun() override
     {
         uint32_t peers = m_nineCity ? 2 : 1;
-        ScenarioResult base = RunOnce(false);
-        ScenarioResult failed = RunOnce(true);
+        uint64_t baseDrops = 0;
+        uint64_t drops = 0;
+        ScenarioResult base = RunOnce(false, baseDrops);
+        ScenarioResult failed = RunOnce(true, drops);
         NS_TEST_ASSERT_MSG_EQ(failed.complete, true, failed.error);
+        // The fault really happened: the failed link dropped what was on it.
+        NS_TEST_EXPECT_MSG_EQ(baseDrops, 0u, "no drop without the failure");
+        NS_TEST_EXPECT_MSG_GT(drops, 0u, "the failed link dropped packets in flight");
         NS_TEST_EXPECT_MSG_EQ(LostBytes(failed, m_model, peers), 0u, "nothing lost");
         uint64_t retx = 0;
         for (const auto& ir : failed.islandRounds)
@@ -232,6 +243,10 @@ class PartitionTestCase : public TestCase
         {
             s.FailLink("BD", "CD", MilliSeconds(20), MilliSeconds(20)); // compute: 10 ms
         }
+        m_drops = 0;
+        Config::ConnectWithoutContext(
+            "/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyRxDrop",
+            MakeCallback(+[](uint64_t* n, Ptr<const Packet>) { ++*n; }).Bind(&m_drops));
         ScenarioResult r = s.Run();
         Simulator::Destroy();
         return r;
@@ -241,8 +256,10 @@ class PartitionTestCase : public TestCase
     {
         ScenarioResult base = RunOnce(false);
         NS_TEST_ASSERT_MSG_EQ(base.complete, true, base.error);
+        NS_TEST_EXPECT_MSG_EQ(m_drops, 0u, "no drop without the failure");
         ScenarioResult r = RunOnce(true);
         std::printf("    %s: %s\n", PatternName(m_mode).c_str(), r.error.c_str());
+        NS_TEST_EXPECT_MSG_GT(m_drops, 0u, "the failed link dropped packets in flight");
         NS_TEST_EXPECT_MSG_EQ(r.complete, false, "a partitioned network cannot complete");
         NS_TEST_EXPECT_MSG_NE(r.error.find("link BD-CD failed"), std::string::npos, r.error);
         NS_TEST_EXPECT_MSG_NE(r.error.find("partitioned"), std::string::npos, r.error);
@@ -253,6 +270,7 @@ class PartitionTestCase : public TestCase
     }
 
     ExchangePattern m_mode;
+    uint64_t m_drops = 0; ///< Packets dropped by the devices' receive error models.
 };
 
 /**
