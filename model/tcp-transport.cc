@@ -85,7 +85,8 @@ TcpTransport::GetTypeId()
                           MakeBooleanAccessor(&TcpTransport::m_ecn),
                           MakeBooleanChecker())
             .AddAttribute("Pacing",
-                          "Pace segments at the congestion control's rate (needed by BBR).",
+                          "Pace segments at the congestion control's rate (always on under ns3::TcpBbr, "
+                          "which needs it).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&TcpTransport::m_pacing),
                           MakeBooleanChecker());
@@ -116,6 +117,12 @@ TcpTransport::Bdp(uint32_t peer) const
     auto it = m_bdp.find(peer);
     uint64_t b = it == m_bdp.end() ? kMinBuffer : it->second;
     return std::clamp<uint64_t>(b, kMinBuffer, kMaxBuffer);
+}
+
+bool
+TcpTransport::NeedsPacing() const
+{
+    return m_congestionControl.GetName() == "ns3::TcpBbr";
 }
 
 bool
@@ -182,7 +189,7 @@ TcpTransport::Start()
     if (auto base = DynamicCast<TcpSocketBase>(m_listener))
     {
         base->SetUseEcn(m_ecn ? TcpSocketState::On : TcpSocketState::Off);
-        base->SetPacingStatus(m_pacing);
+        base->SetPacingStatus(m_pacing || NeedsPacing());
     }
     NS_ABORT_MSG_IF(m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
                     "island " << m_islandId << ": cannot bind TCP port " << m_port);
@@ -256,7 +263,7 @@ TcpTransport::Open(uint32_t peer, uint32_t round)
     if (auto base = DynamicCast<TcpSocketBase>(c.socket))
     {
         base->SetUseEcn(m_ecn ? TcpSocketState::On : TcpSocketState::Off);
-        base->SetPacingStatus(m_pacing);
+        base->SetPacingStatus(m_pacing || NeedsPacing());
         base->TraceConnectWithoutContext("Tx", MakeCallback(&TcpTransport::OnTx, this));
     }
     NS_ABORT_MSG_IF(c.socket->Bind() != 0, "island " << m_islandId << ": cannot bind TCP");
