@@ -115,6 +115,7 @@ class TcpTransport : public IslandTransport
     bool m_fresh;
     uint32_t m_sndBuf;
     uint32_t m_rcvBuf;
+    double m_bufferFactor;
     uint32_t m_tcpSegmentSize;
     bool m_ecn;
     bool m_pacing;
