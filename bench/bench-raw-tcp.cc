@@ -59,6 +59,7 @@ struct RoundRunner
         current = r;
         if (r >= rounds.size())
         {
+            Simulator::Stop(); // as nine-city-training ends after its last round
             return;
         }
         pending = static_cast<uint32_t>(rounds[r].size());

@@ -79,8 +79,15 @@ def main():
     p.add_argument("--queue-size", type=int, default=100)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=float, default=1800, help="wall seconds per run")
+    p.add_argument("--transports", default=",".join(t for t, _ in TRANSPORTS),
+                   help="comma-separated subset of: " + ", ".join(t for t, _ in TRANSPORTS))
     p.add_argument("--out", default=os.path.join(ROOT, "doc", "transport-comparison.rst"))
     args = p.parse_args()
+    chosen = args.transports.split(",")
+    unknown = [t for t in chosen if t not in [name for name, _ in TRANSPORTS]]
+    if unknown or "ideal" not in chosen:
+        sys.exit("--transports: unknown %s (ideal is required: the ratios use it)" % unknown)
+    transports = [(name, opts) for name, opts in TRANSPORTS if name in chosen]
     binary = os.path.join(args.build_dir, "nine-city-training")
     if not os.path.exists(binary):
         sys.exit("no %s: build first (scripts/build.sh)" % binary)
@@ -96,7 +103,7 @@ def main():
         for schedule in schedules:
             for size in sizes:
                 for mode in MODES:
-                    for label, opts in TRANSPORTS:
+                    for label, opts in transports:
                         if label.startswith("tcp") and mode != "unicast":
                             continue  # no TCP form: the same run as cc
                         key = "%s/%g/%s/%s" % (schedule, size, mode, label)
@@ -120,8 +127,9 @@ def main():
         "an island under ``tcp`` runs them with ``cc``'s UDP protocols, so their ``cc`` rows "
         "stand for both). Ratio = round time / ideal's. Drops: packets "
         "dropped by every egress queue; retransmitted: payload sent again. Command: "
-        "``python3 scripts/transport-table.py --sizes %s --rounds %d``." %
-        (args.rounds, args.segment_size, args.mtu, args.queue_size, args.sizes, args.rounds),
+        "``python3 scripts/transport-table.py --sizes %s --rounds %d --transports %s``." %
+        (args.rounds, args.segment_size, args.mtu, args.queue_size, args.sizes, args.rounds,
+         args.transports),
         "",
     ]
     header = ["mode", "transport", "round (s)", "x ideal", "drops", "marks", "retx (MB)"]
@@ -132,7 +140,7 @@ def main():
             rows = []
             for mode in MODES:
                 ideal = results["%s/%g/%s/ideal" % (schedule, size, mode)]
-                for label, _ in TRANSPORTS:
+                for label, _ in transports:
                     if label.startswith("tcp") and mode != "unicast":
                         continue
                     r = results["%s/%g/%s/%s" % (schedule, size, mode, label)]
