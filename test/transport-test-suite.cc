@@ -493,55 +493,6 @@ class TransportFaultTestCase : public TestCase
     bool m_failLink;
 };
 
-/**
- * ECN end to end under cc: a star of three leaves in one aggregation clique with RED marking
- * (red-ecn, 100-packet queues): the FPGA echoes the marks of contributions on its sums
- * (FLAG_ECN_ECHO), the members' windows shrink on them, and every sum stays exact.
- */
-class CcAggregationEcnTestCase : public TestCase
-{
-  public:
-    CcAggregationEcnTestCase()
-        : TestCase("cc aggregation with red-ecn: the FPGA echoes marks on its sums, sums exact")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        ScenarioHelper s;
-        s.SetTopology(StarTopology(3, 10e9, 5e-3, 10e9));
-        s.SetSchedule(Schedule("leaves", {ScheduleRound{{{"L0", "L1", "L2"}}}}));
-        s.SetCapabilities(NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION));
-        s.SetTransport("cc");
-        s.SetQueueDisc("red-ecn");
-        s.SetQueueSize(100);
-        s.SetRounds(2);
-        s.SetMaxSimTime(Seconds(300));
-        s.SetIslandAttribute("ModelBytes", UintegerValue(50000000));
-        s.SetIslandAttribute("CheckValues", UintegerValue(5000));
-        ScenarioResult r = s.Run();
-        NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
-        uint64_t echoes = 0;
-        for (const auto& [node, fpga] : s.GetAggregators())
-        {
-            echoes += fpga->GetEcnEchoes();
-        }
-        for (const auto& city : s.GetIslandCities())
-        {
-            NS_TEST_EXPECT_MSG_GT(s.GetIsland(city)->GetValuesChecked(), 0u, city);
-            NS_TEST_EXPECT_MSG_EQ(s.GetIsland(city)->GetValueMismatches(), 0u, city);
-        }
-        std::printf("    %llu marks, %llu sums echoed a mark, %llu drops, %.3f s\n",
-                    static_cast<unsigned long long>(r.ecnMarks),
-                    static_cast<unsigned long long>(echoes),
-                    static_cast<unsigned long long>(r.queueDrops), r.simTimeS);
-        NS_TEST_EXPECT_MSG_GT(r.ecnMarks, 0u, "the queues marked");
-        NS_TEST_EXPECT_MSG_GT(echoes, 0u, "the FPGA echoed the marks on its sums");
-        Simulator::Destroy();
-    }
-};
-
 class TransportTestSuite : public TestSuite
 {
   public:
@@ -555,7 +506,6 @@ class TransportTestSuite : public TestSuite
         AddTestCase(new CcNineCityTestCase(ExchangePattern::ALL_TO_ALL), TestCase::QUICK);
         AddTestCase(new CcNineCityTestCase(ExchangePattern::MULTICAST), TestCase::QUICK);
         AddTestCase(new CcNineCityTestCase(ExchangePattern::AGGREGATION), TestCase::QUICK);
-        AddTestCase(new CcAggregationEcnTestCase, TestCase::QUICK);
         for (bool fail : {false, true})
         {
             AddTestCase(new TransportFaultTestCase("tcp", ExchangePattern::ALL_TO_ALL, fail),
