@@ -22,6 +22,7 @@ GOAL_MONITOR = 1.05  # LinkMonitor overhead
 GOAL_SPEEDUP = 1000.0  # fluid at least 1000x faster than packet level
 GOAL_DISAGREEMENT = 0.03  # round times within 3%
 GOAL_EFFICIENCY = 0.95  # goodput >= 95% of the bottleneck
+GOAL_TCP_RATIO = 1.3  # tcp transport within 1.3x of raw ns-3 TCP per packet-hop (issue 16)
 
 # The link-efficiency topology written by run-benchmarks.sh: one 10 ms, 10 Gbps private link
 # between two devices; each island reaches its device through its access link and its
@@ -570,6 +571,46 @@ def main():
         goals.append(("link goodput >= 95% of the bottleneck",
                       f"{fmt(100 * min(effs))}% .. {fmt(100 * max(effs))}%",
                       all(e >= GOAL_EFFICIENCY for e in effs)))
+
+    # ---- 6. tcp transport versus raw ns-3 TCP ---------------------------------------------
+    rows = []
+    tcp_ratios = []
+    for net in ("pair", "leaves"):
+        for cc in ("Cubic", "NewReno"):
+            o_ids = [r for r in reps(f"tcp-ours-{net}-{cc}") if runs[r]["status"] == "ok"]
+            r_ids = [r for r in reps(f"tcp-raw-{net}-{cc}") if runs[r]["status"] == "ok"]
+            if not o_ids or not r_ids:
+                continue
+            ours = read_ours(work, o_ids[0])
+            raw = read_kv(os.path.join(work, r_ids[0] + ".out"))
+            o_hops = ours.get("hops", 0)
+            r_hops = int(raw.get("raw_tcp.packet_hops", 0))
+            o_cpu, r_cpu = min_cpu(o_ids), min_cpu(r_ids)
+            o_per = o_cpu / (o_hops / 1e6) if o_hops else math.nan
+            r_per = r_cpu / (r_hops / 1e6) if r_hops else math.nan
+            ratio = o_per / r_per if r_per else math.nan
+            tcp_ratios.append(ratio)
+            rows.append([net, cc, fmt(o_hops), fmt(o_cpu), fmt(o_per), fmt(ours.get("sim")),
+                         fmt(r_hops), fmt(r_cpu), fmt(r_per),
+                         fmt(float(raw.get("raw_tcp.sim_s", "nan"))), fmt(ratio),
+                         yesno(ratio <= GOAL_TCP_RATIO)])
+    if rows:
+        sections.append((
+            "tcp transport versus raw ns-3 TCP",
+            "nine-city-training --transport=tcp against bench-raw-tcp: the same island pairs as "
+            "BulkSend -> PacketSink on the same WanNetwork, with the same congestion control, "
+            "segment size (MTU - 52) and bandwidth-delay-product buffers; one round (a second round on a "
+            "persistent connection can crash ns-3 3.37's TCP, see the model doc). 'pair': two cities over "
+            "one 10 Gbps, 10 ms link; 'leaves': three leaves of a star (5, 10, 20 ms) in one "
+            "clique. Packet-hops include TCP's acks (ours: LinkMonitor rows; raw: a PhyTxBegin "
+            "counter). CPU is the whole process, minimum over repetitions.",
+            table(["network", "TCP", "ours hops", "ours CPU s", "ours s/M hops", "ours sim s",
+                   "raw hops", "raw CPU s", "raw s/M hops", "raw sim s", "ratio", "<= 1.3x"],
+                  rows),
+            []))
+        goals.append(("tcp transport within 1.3x of raw ns-3 TCP per packet-hop",
+                      f"ratio {fmt(min(tcp_ratios))} .. {fmt(max(tcp_ratios))}",
+                      all(r <= GOAL_TCP_RATIO for r in tcp_ratios)))
 
     # ---- Profile (optional) ---------------------------------------------------------------
     profiles = [p for p in ("profile-ours-unicast", "profile-ours-aggregation",

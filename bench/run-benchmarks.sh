@@ -25,6 +25,8 @@
 #  4. link efficiency: two cities joined by one 10 Gbps link, one 1 GB transfer each way;
 #  5. end to end: synthetic 64 and 128 cities, nine-city-training without --schedule (the
 #     optimizer's schedule, simulated at packet level): CPU, wall time and peak RSS.
+#  6. tcp transport versus raw ns-3 TCP (bench-raw-tcp: BulkSend/PacketSink on the same
+#     network, pairs and TCP settings), CPU per packet-hop (issue 16: <= 1.3).
 # bench/benchmark-report.py turns the raw results into the tables.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,7 +55,7 @@ done
 type=RelWithDebInfo
 [ -f "$build/CMakeCache.txt" ] && type=
 BUILD_DIR="$build" BUILD_TYPE=$type bash "$root/scripts/build.sh" \
-    --target nine-city-training bench-raw-udp bench-fluid bench-inputs >/dev/null
+    --target nine-city-training bench-raw-udp bench-raw-tcp bench-fluid bench-inputs >/dev/null
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/in-bench.XXXXXX")
 manifest=$work/manifest.tsv
@@ -220,6 +222,50 @@ for seg in 8192 65479; do
     run "link-$seg" link nine-city-training --topology="$work/two-city.topology" \
         --schedule="$work/pair.json" --mode=unicast --rounds=1 --modelBytes=$link_bytes \
         --segmentSize=$seg --mtu=$mtu
+done
+
+echo "== 6. tcp transport versus raw ns-3 TCP (BulkSend/PacketSink), same network and flows"
+# Ours: nine-city-training --transport=tcp; raw: bench-raw-tcp (the same pairs as BulkSend ->
+# PacketSink with the same congestion control, segment size and BDP buffers). Two cities (one
+# transfer each way) and a star of three leaves in one clique (six transfers).
+cat >"$work/star3.topology" <<'TOPO'
+# Three leaves around a hub device, 10 Gbps links of 5, 10 and 20 ms (access links 10 Gbps).
+[cities]
+code,name,latitude,longitude
+HUB,Hub,0,0
+LLA,LeafA,0,1
+LLB,LeafB,0,2
+LLC,LeafC,0,3
+[devices]
+device,city,edge_gbps,operator
+HUB1,HUB,10,bench
+LLA1,LLA,10,bench
+LLB1,LLB,10,bench
+LLC1,LLC,10,bench
+[private_links]
+device_a,device_b,latency_ms,capacity_gbps
+LLA1,HUB1,5,10
+LLB1,HUB1,10,10
+LLC1,HUB1,20,10
+TOPO
+cat >"$work/leaves.json" <<'SCHED'
+{"name": "leaves", "rounds": [{"cliques": [["LLA", "LLB", "LLC"]]}]}
+SCHED
+tcp_bytes=2e8
+[ "$quick" = 1 ] && tcp_bytes=2e7
+for net in pair leaves; do
+    topo=$work/two-city.topology
+    [ "$net" = leaves ] && topo=$work/star3.topology
+    for cc in Cubic NewReno; do
+        for i in $(seq 1 "$reps"); do
+            run "tcp-ours-$net-$cc-r$i" tcp nine-city-training --topology="$topo" \
+                --schedule="$work/$net.json" --mode=unicast --rounds=1 --modelBytes=$tcp_bytes \
+                --transport=tcp --congestionControl=$cc
+            run "tcp-raw-$net-$cc-r$i" tcp bench-raw-tcp --topology="$topo" \
+                --schedule="$work/$net.json" --mode=unicast --rounds=1 --modelBytes=$tcp_bytes \
+                --congestionControl=$cc
+        done
+    done
 done
 
 if [ "$profile" = 1 ]; then

@@ -82,6 +82,20 @@ ExperimentOptions::Table()
         {"slotBytes", "Aggregation slot size, bytes, a multiple of 4 (0: the segment size rounded up to a multiple of 4)", "0", V::Integer(0, 65479), "", "packet"},
         {"slots", "Aggregation slots per clique at an FPGA", A, V::Integer(1, 16777216), "ns3::FpgaAggregator::Slots", "packet"},
         {"aggTimeout", "Aggregation straggler timeout, s", A, V::Seconds(1e-6, 3600), "ns3::FpgaAggregator::Timeout", "packet"},
+        // transports and queues (packet level)
+        {"transport", "How islands move messages: ideal (UDP paced at a central allocator's max-min rates: an idealisation, the lower bound of round time, what the fluid model reproduces), cc (the UDP protocols with an end-to-end loss/ECN-driven congestion window per stream) or tcp (ns-3 TCP for unicast, cc for multicast and aggregation)", "ideal", V::Choice({"ideal", "cc", "tcp"}), "", "packet"},
+        {"congestionControl", "TCP congestion control of --transport=tcp (ns-3's ns3::Tcp<name>)", A, V::TypeChoice("ns3::Tcp", {"NewReno", "Cubic", "Bbr", "Dctcp", "LinuxReno"}), "ns3::TcpTransport::CongestionControl", "packet"},
+        {"tcpFreshConnections", "TCP: a new connection per message (slow start every round) instead of one per peer kept across rounds", A, V::Flag(), "ns3::TcpTransport::FreshConnections", "packet"},
+        {"tcpSndBuf", "TCP send buffer, bytes (0: the path's bandwidth-delay product)", A, V::Integer(0, 4000000000ULL), "ns3::TcpTransport::SndBufSize", "packet"},
+        {"tcpRcvBuf", "TCP receive buffer, bytes (0: the largest bandwidth-delay product of the island's paths)", A, V::Integer(0, 4000000000ULL), "ns3::TcpTransport::RcvBufSize", "packet"},
+        {"tcpSegmentSize", "TCP maximum segment size, bytes (0: MTU - 52)", A, V::Integer(0, 65483), "ns3::TcpTransport::SegmentSize", "packet"},
+        {"tcpPacing", "TCP: pace segments at the congestion control's rate (always on under Bbr, which needs it)", A, V::Flag(), "ns3::TcpTransport::Pacing", "packet"},
+        {"tcpEcn", "TCP: negotiate ECN (Dctcp always does)", A, V::Flag(), "ns3::TcpTransport::Ecn", "packet"},
+        {"ecn", "UDP transports (cc): send ECN-capable packets and echo congestion marks to the senders (marks need --queueDisc=red-ecn or fq-codel)", A, V::Flag(), "ns3::UdpTransport::Ecn", "packet"},
+        {"ccAlgorithm", "cc: window growth in congestion avoidance (cubic: RFC 8312; reno: one segment per round trip)", A, V::Choice({"cubic", "reno"}), "ns3::CcTransport::Algorithm", "packet"},
+        {"queueDisc", "Egress queue discipline of every device (ns-3 traffic-control): none (the device's drop-tail queue), pfifo, red-ecn (RED marking ECN-capable packets), fq-codel", "none", V::Choice({"none", "pfifo", "red-ecn", "fq-codel"}), "", "packet"},
+        {"queueSize", "Packets an egress queue holds (the device queue, or the queue discipline's limit)", "2000", V::Integer(1, 10000000), "", "packet"},
+        {"deviceQueue", "Device queue under a queue discipline, packets (the backlog sits in the discipline)", "16", V::Integer(1, 10000000), "", "packet"},
         // fluid model only
         {"overlap", "Overlap communication with the next round's compute (fluid model only; the ns-3 scenario runs barrier rounds)", "false", V::Flag(), "", "fluid"},
         // outputs (not recorded as parameters)

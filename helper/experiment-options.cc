@@ -155,7 +155,7 @@ SetByTheScenario()
         {"ns3::PointToPointNetDevice::DataRate",
          "--linkRate, --accessRate, --publicRate or the topology file"},
         {"ns3::PointToPointChannel::Delay", "the topology file"},
-        {"ns3::DropTailQueue<Packet>::MaxSize", "nothing yet: the scenario's queues hold 2000p"},
+        {"ns3::DropTailQueue<Packet>::MaxSize", "--queueSize (and --deviceQueue under a --queueDisc)"},
         {"ns3::RateErrorModel::ErrorRate", "--lossRate"}};
     return hints;
 }
@@ -1150,6 +1150,13 @@ ExperimentOptions::Configure(ScenarioHelper& scenario, const Topology& topology,
         scenario.SetLossRate(GetDouble("lossRate"));
         scenario.SetBarrier(GetFlag("barrier"));
         scenario.SetRateControl(GetFlag("rateControl"));
+    }
+    if (Has("transport"))
+    {
+        scenario.SetTransport(GetText("transport"));
+        scenario.SetQueueDisc(GetText("queueDisc"));
+        scenario.SetQueueSize(static_cast<uint32_t>(GetInteger("queueSize")));
+        scenario.SetDeviceQueue(static_cast<uint32_t>(GetInteger("deviceQueue")));
     }
 }
 

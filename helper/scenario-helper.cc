@@ -117,6 +117,12 @@ ScenarioHelper::SetQueueSize(uint32_t packets)
 }
 
 void
+ScenarioHelper::SetDeviceQueue(uint32_t packets)
+{
+    m_queues.SetDeviceQueue(packets);
+}
+
+void
 ScenarioHelper::SetBarrier(bool on)
 {
     m_barrier = on;

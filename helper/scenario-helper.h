@@ -103,6 +103,8 @@ class ScenarioHelper
     void SetQueueDisc(const std::string& kind);
     /// Packets an egress queue holds (default 2000).
     void SetQueueSize(uint32_t packets);
+    /// Device queue under a queue discipline (default 16 packets).
+    void SetDeviceQueue(uint32_t packets);
     /// Barrier-synchronised rounds (default on).
     void SetBarrier(bool on);
     /// Safety limit of simulated time (default 1e5 s); hitting it makes the run incomplete.

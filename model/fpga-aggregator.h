@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -79,6 +80,8 @@ class FpgaAggregator : public Application
     Time GetBusyTime() const;
     uint64_t GetContributions() const;
     uint64_t GetResults() const;
+    /// Sums sent with an ECN echo (a contribution of their slot arrived marked CE).
+    uint64_t GetEcnEchoes() const;
     /// Statistics of every (round, clique) served so far.
     std::vector<AggregationStats> GetStats() const;
 
@@ -107,6 +110,7 @@ class FpgaAggregator : public Application
         uint32_t lastPayloadBytes = 0; ///< Bytes of the last segment (the model's remainder).
         uint64_t timeouts = 0;
         uint64_t resent = 0;
+        std::set<uint32_t> marked; ///< Segments with a contribution that arrived marked CE.
     };
 
     static uint64_t Key(uint32_t round, uint16_t clique);
@@ -134,6 +138,7 @@ class FpgaAggregator : public Application
     Time m_busy;
     uint64_t m_contributions = 0;
     uint64_t m_results = 0;
+    uint64_t m_ecnEchoes = 0;
 
     TracedCallback<uint32_t, uint16_t, uint32_t, Time> m_slotCompleted;
     TracedCallback<uint32_t, uint16_t, uint32_t, uint32_t> m_timeoutTrace;

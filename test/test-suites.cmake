@@ -7,6 +7,7 @@ set(IN_NS3_SUITES
     intelligent-network-training
     intelligent-network-fabric
     intelligent-network-options
+    intelligent-network-transport
 )
 foreach(suite ${IN_NS3_SUITES})
   add_test(NAME ns3-suite/${suite}

@@ -43,6 +43,23 @@ ChainTopology(const std::vector<double>& ratesBps,
     return t;
 }
 
+/// Three cities A, B, C; A-B direct (5 ms) is shorter than A-C-B (3 + 3 ms); 10 Gbps links,
+/// no public paths.
+inline Topology
+TriangleTopology()
+{
+    Topology t("triangle");
+    for (const char* c : {"A", "B", "C"})
+    {
+        t.AddCity(City{c, c, 0.0, 0.0});
+        t.AddDevice(Device{std::string(c) + "D", c, 1e12, ""});
+    }
+    t.AddLink(TopologyLink{LinkKind::PRIVATE, "AD", "BD", 5e-3, 10e9});
+    t.AddLink(TopologyLink{LinkKind::PRIVATE, "AD", "CD", 3e-3, 10e9});
+    t.AddLink(TopologyLink{LinkKind::PRIVATE, "CD", "BD", 3e-3, 10e9});
+    return t;
+}
+
 /// A star: hub city HUB (device HUBD) and \p leaves cities L0.. (devices L<i>D), each leaf
 /// device linked to the hub device at \p rateBps with one-way \p latencyS.
 inline Topology
