@@ -1,25 +1,33 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Search the rotating-clique schedule that maximises consensus per second on a topology, print
-// it beside the baselines, and write it as a schedule file the ns-3 scenario can run.
+// Search the rotating-clique schedule, and the exchange pattern of every clique, that minimises
+// the seconds to consensus on a topology for a capability set; print it beside the baselines
+// (ring and tree all-reduce, parameter server, all-to-all, grid, exponential graph, DiLoCo),
+// and write it as a schedule file the ns-3 scenario can run.
 //
-//   ./optimize-schedule --topology=data/nine-city.topology --mode=multicast
+//   ./optimize-schedule --topology=data/nine-city.topology --capabilities=unicast,multicast
 //       --modelBytes=1e9 --linkRate=100e9 --period=2 --computeTime=0.1
 //       --islands=AMS,FRA,LON,NYC --seed=1 --out=schedule.json
-//   ./optimize-schedule --synthetic=32 --topologySeed=1 --mode=unicast   # 32-city benchmark
+//   ./optimize-schedule --synthetic=32 --topologySeed=1 --capabilities=unicast --json
+//
+// --json prints the whole result as one JSON object (OptimizationReport::ToJson): "best" (the
+// schedule with the pattern of every clique, "round_times_s", "score" in seconds, lower is
+// better, and the bound and gap of the search) and "baselines" (each with "name", "patterns",
+// "round_times_s" and "score").
 //
 // --linkRate sets every private link and, unless --accessRate is given, the islands' access
 // links too (a faster WAN behind 10 Gbps access links would change nothing).
 //
 // Every option has a default; --PrintHelp lists them. Impossible input (unreadable or
 // disconnected topology, unknown island or more islands than cities, zero or negative
-// bandwidth, bad mode) exits with status 2 and a message; a progress line goes to stderr
+// bandwidth, bad capability, pattern or aggregation design) exits with status 2 and a message; a progress line goes to stderr
 // during long searches.
 
 #include "ns3/baseline-schedules.h"
 #include "ns3/command-line.h"
 #include "ns3/cost-model.h"
+#include "ns3/optimization-report.h"
 #include "ns3/schedule-optimizer.h"
 #include "ns3/synthetic-topology.h"
 #include "ns3/topology-reader.h"
@@ -77,6 +85,34 @@ SecondsText(double s)
     return o.str();
 }
 
+std::string
+Percent(double gap)
+{
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(1) << 100 * gap << "%";
+    return o.str();
+}
+
+/// Pattern of every clique, rounds separated by " | ".
+std::string
+Patterns(const Schedule& s)
+{
+    std::string out;
+    for (const ScheduleRound& r : s.Rounds())
+    {
+        std::string round;
+        for (std::size_t c = 0; c < r.cliques.size(); ++c)
+        {
+            if (r.cliques[c].size() >= 2 && c < r.patterns.size())
+            {
+                round += (round.empty() ? "" : ",") + PatternName(r.patterns[c]);
+            }
+        }
+        out += (out.empty() ? "" : " | ") + (round.empty() ? "-" : round);
+    }
+    return out;
+}
+
 /// A positive bandwidth, or NaN = not given.
 void
 CheckRate(const std::string& name, double v)
@@ -93,7 +129,11 @@ int
 main(int argc, char* argv[])
 {
     std::string topologyPath = std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology";
-    std::string mode = "unicast";
+    std::string capabilities = "unicast";
+    std::string aggregation = "tree";
+    std::string patterns;
+    double fpgaMemory = NetworkCapabilities().fpgaMemoryBytes;
+    bool json = false;
     std::string islandList;
     std::string out;
     double modelBytes = 1e9;
@@ -118,7 +158,14 @@ main(int argc, char* argv[])
                  synthetic);
     cmd.AddValue("topologySeed", "Seed of the synthetic topology", topologySeed);
     cmd.AddValue("writeTopology", "Also write the topology used to this file", writeTopology);
-    cmd.AddValue("mode", "unicast | multicast | aggregation", mode);
+    cmd.AddValue("capabilities", "Capability set: unicast[,multicast][,aggregation]",
+                 capabilities);
+    cmd.AddValue("aggregation", "Aggregation design: tree | single (one FPGA per clique)",
+                 aggregation);
+    cmd.AddValue("patterns", "Restrict the exchange patterns (e.g. ring,tree; default: all)",
+                 patterns);
+    cmd.AddValue("fpgaMemory", "Aggregation memory of one FPGA, bytes", fpgaMemory);
+    cmd.AddValue("json", "Print the whole result as one JSON object", json);
     cmd.AddValue("modelBytes", "Model size M in bytes", modelBytes);
     cmd.AddValue("segmentSize", "Segment payload S in bytes", segmentSize);
     cmd.AddValue("linkRate", "Rate of every private link, bit/s (default: topology's)", linkRate);
@@ -140,7 +187,15 @@ main(int argc, char* argv[])
 
     try
     {
-        ExchangePattern m = ParsePattern(mode);
+        NetworkCapabilities caps;
+        caps.SetSwitches(capabilities);
+        caps.SetAggregationDesign(aggregation);
+        caps.fpgaMemoryBytes = fpgaMemory;
+        if (!patterns.empty())
+        {
+            caps.SetPatterns(patterns);
+        }
+        caps.Validate();
         CheckRate("linkRate", linkRate);
         CheckRate("accessRate", accessRate);
         CheckRate("publicRate", publicRate);
@@ -211,7 +266,7 @@ main(int argc, char* argv[])
         params.computeTimeS = computeTime;
         params.localSteps = localSteps;
         params.overlap = overlap;
-        CostModel cost(graph, NetworkCapabilities::ForPattern(m), params);
+        CostModel cost(graph, caps, params);
 
         OptimizerOptions oo;
         oo.maxPeriod = period;
@@ -222,28 +277,30 @@ main(int argc, char* argv[])
         bool reported = false;
         oo.progress = [&](const OptimizerProgress& p) {
             auto now = std::chrono::steady_clock::now();
-            if (now - lastReport < std::chrono::milliseconds(500) && p.done < p.total)
+            if (now - lastReport < std::chrono::milliseconds(500))
             {
                 return;
             }
             lastReport = now;
             reported = true;
-            std::cerr << "\rperiod " << p.period << " (" << p.method << "): " << p.done << "/"
-                      << p.total << " candidates, best " << SecondsText(p.bestSeconds)
-                      << " to target, " << std::chrono::duration<double>(now - started).count()
+            std::cerr << "\rperiod " << p.period << " (" << p.method << "): " << p.done;
+            if (p.total > 0)
+            {
+                std::cerr << "/" << p.total;
+            }
+            std::cerr << " candidates, best score " << SecondsText(p.bestScore) << ", "
+                      << std::chrono::duration<double>(now - started).count()
                       << " s elapsed   " << std::flush;
         };
-        ScheduleOptimizer optimizer(cost, islands, oo);
-        OptimizerResult best = optimizer.Optimize();
+        OptimizationReport report = OptimizationReport::Run(cost, islands, oo, 4, baselines);
         if (reported)
         {
             std::cerr << "\n";
         }
-        double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
+        OptimizerResult& best = report.best;
         std::ostringstream desc;
-        desc << "optimize-schedule: mode " << mode << ", model " << modelBytes << " B, link ";
+        desc << "optimize-schedule: capabilities " << caps.SetName() << " (aggregation "
+             << aggregation << "), model " << modelBytes << " B, link ";
         if (std::isnan(linkRate))
         {
             desc << "topology's";
@@ -253,42 +310,50 @@ main(int argc, char* argv[])
             desc << linkRate << " bit/s";
         }
         desc << ", compute " << computeTime << " s x " << localSteps << ", period <= " << period
-             << ", seed " << seed << "; rate " << Rate(best.score) << ", "
-             << SecondsText(best.score.secondsToTarget) << " to 1e-3";
-        best.schedule.SetName("optimized");
+             << ", seed " << seed << "; score " << SecondsText(best.score) << " ("
+             << report.objectiveDescription << ")";
         best.schedule.SetDescription(desc.str());
 
-        std::cout << "Best schedule (" << best.method << ", " << best.evaluated << " candidates, "
-                  << best.simulated << " rounds costed, " << std::fixed << std::setprecision(2)
-                  << elapsed << " s):\n"
-                  << best.schedule.Describe()
-                  << "clique sizes: " << ScheduleOptimizer::CliqueSizes(best.schedule)
-                  << "\nrate: " << Rate(best.score)
-                  << ", to 1e-3: " << SecondsText(best.score.secondsToTarget) << " ("
-                  << best.score.roundsToTarget << " rounds), round times:";
-        for (double t : best.roundTimes)
+        if (json)
         {
-            std::cout << " " << SecondsText(t);
+            std::cout << report.ToJson() << "\n";
         }
-        std::cout << "\n";
-        if (baselines)
+        else
         {
-            auto geo = BaselineSchedules::NearestNeighbourOrder(cost.Routes(), islands);
-            std::string server = BaselineSchedules::CentralIsland(cost.Routes(), islands);
-            std::cout << "\nBaselines (islands in nearest-neighbour order, star server " << server
-                      << "):\n";
-            for (const Schedule& s : BaselineSchedules::All(geo, server, 4))
+            std::cout << "Best schedule (" << best.method << ", "
+                      << (best.optimal ? "proven optimal" : "gap to bound ")
+                      << (best.optimal ? "" : Percent(best.gap)) << ", " << best.evaluated
+                      << " candidates, " << best.simulated << " rounds costed, " << std::fixed
+                      << std::setprecision(2) << report.searchSeconds << " s):\n"
+                      << best.schedule.Describe()
+                      << "clique sizes: " << ScheduleOptimizer::CliqueSizes(best.schedule)
+                      << "\npatterns: " << Patterns(best.schedule)
+                      << "\nscore: " << SecondsText(best.score) << " (rate " << Rate(best.consensus)
+                      << ", " << best.consensus.roundsToTarget << " rounds to 1e-3), round times:";
+            for (double t : best.roundTimes)
             {
-                OptimizerResult r = optimizer.Evaluate(s);
-                std::cout << "  " << std::left << std::setw(12) << s.GetName() << std::right
-                          << " period " << s.Period() << "  rate " << std::setw(10) << Rate(r.score)
-                          << "  to 1e-3 " << SecondsText(r.score.secondsToTarget) << "\n";
+                std::cout << " " << SecondsText(t);
+            }
+            std::cout << "\n";
+            if (baselines)
+            {
+                std::cout << "\nBaselines (islands in nearest-neighbour order):\n";
+                for (const BaselineResult& b : report.baselines)
+                {
+                    std::cout << "  " << std::left << std::setw(17) << b.baseline.schedule.GetName()
+                              << std::right << " period " << b.result.schedule.Period()
+                              << "  score " << std::setw(10) << SecondsText(b.result.score)
+                              << "  patterns " << Patterns(b.result.schedule) << "\n";
+                }
             }
         }
         if (!out.empty())
         {
             best.schedule.Save(out);
-            std::cout << "\nWrote " << out << "\n";
+            if (!json)
+            {
+                std::cout << "\nWrote " << out << "\n";
+            }
         }
     }
     catch (const std::exception& e)

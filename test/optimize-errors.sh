@@ -27,6 +27,11 @@ expect_error disconnected "disconnected" --topology="$TMP/split.topology"
 expect_error too-many-islands "ZZZ" --islands=AMS,FRA,ZZZ
 expect_error zero-bandwidth "linkRate" --linkRate=0
 expect_error negative-bandwidth "linkRate" --linkRate=-1e9
-expect_error bad-mode "pattern" --mode=anycast
+expect_error bad-capability "unknown item" --capabilities=unicast,anycast
+expect_error empty-capability "empty" --capabilities=
+expect_error bad-aggregation "tree or single" --aggregation=double
+expect_error bad-pattern "unknown exchange pattern" --patterns=ring,gossip
+expect_error disallowed-pattern "not allowed" --capabilities=unicast --patterns=multicast
+expect_error tiny-fpga-memory "FPGA memory" --capabilities=unicast,multicast,aggregation --fpgaMemory=100
 expect_error duplicate-island "twice" --islands=AMS,FRA,AMS
 finish_cases "all impossible inputs rejected clearly"
