@@ -28,33 +28,22 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    bench::Inputs in;
-    double computeTime = 0.05;
-    uint32_t localSteps = 1;
-    double minCpu = 0.5;
+    bench::Inputs in("bench-fluid");
+    in.options.Use("island");
+    in.options.Add("minCpu");
+    in.options.SetSimulates(false);
+    in.options.Parse(argc, argv);
+    const double minCpu = in.options.GetDouble("minCpu");
 
-    CommandLine cmd(__FILE__);
-    in.AddOptions(cmd);
-    cmd.AddValue("computeTime", "Seconds of compute per local step", computeTime);
-    cmd.AddValue("localSteps", "Local steps per round", localSteps);
-    cmd.AddValue("minCpu", "Repeat evaluations for at least this many CPU seconds", minCpu);
-    cmd.Parse(argc, argv);
-
-    CostParameters params;
+    CostParameters params; // no overlap: ScenarioHelper's barrier rounds
     try
     {
         in.Load();
-        params.modelBytes = in.modelBytes;
-        params.segmentPayloadBytes = in.segmentSize;
-        params.computeTimeS = computeTime;
-        params.localSteps = localSteps;
-        params.overlap = false; // ScenarioHelper's barrier rounds
-        params.Validate();
+        params = in.options.ToCostParameters();
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 2;
+        return in.options.Fail(e);
     }
 
     auto evaluate = [&]() {

@@ -5,9 +5,10 @@
 // runs of bench/run-benchmarks.sh use, so that nine-city-training, bench-raw-udp and
 // bench-fluid all read the same files.
 //
-//   ./bench-inputs --synthetic=32 --seed=1 --topologyOut=syn32.topology --gridOut=grid32.json
+//   ./bench-inputs --synthetic=32 --topologySeed=1 --writeTopology=syn32.topology --gridOut=grid32.json
 //   ./bench-inputs --topology=data/nine-city.topology --gridOut=grid9.json
 //
+// Options: those of every program that apply (ExperimentOptions; --PrintHelp).
 // With --synthetic=N: SyntheticTopology::Generate (N cities, seed, other options default),
 // written with TopologyReader::WriteFile. The grid schedule is BaselineSchedules::Grid over
 // the islands in NearestNeighbourOrder (rows are regional), as the optimizer's baselines.
@@ -24,39 +25,18 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string topologyPath;
-    uint32_t synthetic = 0;
-    uint64_t seed = 1;
-    std::string topologyOut;
-    std::string gridOut;
-
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("topology", "Read this topology (instead of --synthetic)", topologyPath);
-    cmd.AddValue("synthetic", "Generate a synthetic topology of this many cities", synthetic);
-    cmd.AddValue("seed", "Seed of the synthetic topology", seed);
-    cmd.AddValue("topologyOut", "Write the topology here", topologyOut);
-    cmd.AddValue("gridOut", "Write the grid baseline schedule here", gridOut);
-    cmd.Parse(argc, argv);
+    ns3::ExperimentOptions options("bench-inputs", {"topology", "synthetic"});
+    options.Add("gridOut");
+    options.SetSimulates(false);
+    options.Parse(argc, argv);
+    const std::string gridOut = options.GetText("gridOut");
 
     try
     {
-        Topology topology;
-        if (synthetic > 0)
+        Topology topology = options.LoadTopology();
+        if (!options.GetText("writeTopology").empty())
         {
-            SyntheticTopologyOptions options;
-            options.cities = synthetic;
-            options.seed = seed;
-            topology = SyntheticTopology::Generate(options);
-        }
-        else
-        {
-            topology = TopologyReader::Read(topologyPath.empty() ? bench::DefaultTopology()
-                                                                 : topologyPath,
-                                            1e9);
-        }
-        if (!topologyOut.empty())
-        {
-            TopologyReader::WriteFile(topology, topologyOut);
+            TopologyReader::WriteFile(topology, options.GetText("writeTopology"));
         }
         if (!gridOut.empty())
         {
@@ -72,8 +52,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 2;
+        return options.Fail(e);
     }
     return 0;
 }

@@ -148,13 +148,13 @@ int
 main(int argc, char* argv[])
 {
     double cpu0 = bench::CpuSeconds();
-    bench::Inputs in;
-    bool monitor = false;
-
-    CommandLine cmd(__FILE__);
-    in.AddOptions(cmd);
-    cmd.AddValue("monitor", "Also install the module's LinkMonitor (its cost)", monitor);
-    cmd.Parse(argc, argv);
+    bench::Inputs in("bench-raw-udp");
+    in.options.Add("mtu");
+    in.options.Add("slotBytes");
+    in.options.Add("monitor");
+    in.options.Parse(argc, argv);
+    const bool monitor = in.options.GetFlag("monitor");
+    const auto mtu = static_cast<uint32_t>(in.options.GetInteger("mtu"));
 
     std::unique_ptr<NetworkGraph> graph;
     std::unique_ptr<RoutePlanner> routes;
@@ -172,13 +172,12 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 2;
+        return in.options.Fail(e);
     }
 
     // The network exactly as ScenarioHelper::Build makes it.
     WanNetworkHelper wan;
-    wan.SetDeviceAttribute("Mtu", UintegerValue(in.mtu));
+    wan.SetDeviceAttribute("Mtu", UintegerValue(mtu));
     wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
     network = wan.Install(*graph);
     WanNetworkHelper::InstallRoutes(network, *routes);
@@ -305,6 +304,9 @@ main(int argc, char* argv[])
                 add(fpga, dests, rates[i]);
                 break;
             }
+            default:
+                throw std::invalid_argument("bench-raw-udp: pattern " + PatternName(f.kind) +
+                                            " has no raw-UDP counterpart yet");
             }
         }
         start += longest + 1.0; // the next round once every stream of this one is through

@@ -112,10 +112,9 @@ else
     island_bytes=25e6
     link_bytes=1e9
 fi
-# The largest segment: IP packet = 65479 + 56 header bytes = 65535, the largest MTU. The slot
-# size (unused outside aggregation) defaults to the segment size in nine-city-training and must
-# be a multiple of 4: give it explicitly.
-jumbo=(--segmentSize=65479 --mtu=65535 --slotBytes=65476)
+# The largest segment: IP packet = 65479 + 56 header bytes = 65535, the largest MTU (a
+# packet-level option: the fluid model has no MTU, and bench-fluid refuses --mtu).
+jumbo=(--segmentSize=65479 --mtu=65535)
 
 echo "== 1+3. packet-level cost (ours vs raw UDP) and fluid vs packet, nine-city"
 # CPU time on this shared VM varies by tens of percent with the neighbours' load: every pair is
@@ -150,22 +149,22 @@ EOF
 for point in "${scale_points[@]}"; do
     IFS=: read -r bytes seg mtu <<<"$point"
     common=(--schedule="$work/europe.json" --mode=unicast --rounds=1 --modelBytes=$bytes
-        --segmentSize=$seg --mtu=$mtu --slotBytes=$((seg / 4 * 4)))
-    run "bytes-$bytes-$seg" bytes nine-city-training "${common[@]}"
+        --segmentSize=$seg)
+    run "bytes-$bytes-$seg" bytes nine-city-training "${common[@]}" --mtu=$mtu
     run "fluid-bytes-$bytes-$seg" fluid-bytes bench-fluid "${common[@]}"
 done
 
 echo "== 2. scaling with island count (grid schedules, unicast, 2 rounds, 65479 B segments)"
 "$build/bench-inputs" --gridOut="$work/grid-9.json" >/dev/null
 for n in 16 32; do
-    "$build/bench-inputs" --synthetic=$n --seed=1 --topologyOut="$work/synthetic-$n.topology" \
+    "$build/bench-inputs" --synthetic=$n --topologySeed=1 --writeTopology="$work/synthetic-$n.topology" \
         --gridOut="$work/grid-$n.json" >/dev/null
 done
 for n in 9 16 32; do
     topo=()
     [ "$n" != 9 ] && topo=(--topology="$work/synthetic-$n.topology")
     run "fluid-islands-$n" fluid-islands bench-fluid "${topo[@]}" --schedule="$work/grid-$n.json" \
-        --mode=unicast --rounds=2 --modelBytes=$island_bytes "${jumbo[@]}"
+        --mode=unicast --rounds=2 --modelBytes=$island_bytes --segmentSize=65479
 done
 for rep in $(seq 1 "$reps"); do
     for n in 9 16 32; do
@@ -200,7 +199,7 @@ for seg in 8192 65479; do
     [ "$seg" = 65479 ] && mtu=65535
     run "link-$seg" link nine-city-training --topology="$work/two-city.topology" \
         --schedule="$work/pair.json" --mode=unicast --rounds=1 --modelBytes=$link_bytes \
-        --segmentSize=$seg --mtu=$mtu --slotBytes=$((seg / 4 * 4))
+        --segmentSize=$seg --mtu=$mtu
 done
 
 if [ "$profile" = 1 ]; then

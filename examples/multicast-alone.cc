@@ -8,7 +8,7 @@
 // clique, same model, two simulations: the model bytes on every link direction and the round
 // time, side by side.
 //
-//   ./multicast-alone --modelBytes=10e6 --wanRate=1e9
+//   ./multicast-alone --modelBytes=10e6 --wanRate=1e9   (options: --PrintHelp)
 
 #include "ns3/core-module.h"
 #include "ns3/intelligent-network-module.h"
@@ -45,19 +45,24 @@ Dumbbell(double wanRateBps, double wanLatencyS)
     return t;
 }
 
-/// One simulation of one round; the simulator and the address generator are reset after it.
+/// One simulation of one round in \p mode (the island attributes, MTU and loss from the
+/// options); the simulator and the address generator are reset after it.
 ScenarioResult
-RunOnce(const Topology& topology, const Schedule& schedule, ExchangePattern mode, double modelBytes)
+RunOnce(const ExperimentOptions& options,
+        const Topology& topology,
+        const Schedule& schedule,
+        ExchangePattern mode)
 {
     ScenarioResult result;
     {
         ScenarioHelper scenario;
-        scenario.SetTopology(topology);
-        scenario.SetSchedule(schedule);
-        scenario.SetCapabilities(NetworkCapabilities::ForPattern(mode));
+        options.Configure(scenario, topology, schedule);
+        NetworkCapabilities caps = options.ToCapabilities(topology);
+        caps.multicast = mode != ExchangePattern::ALL_TO_ALL;
+        scenario.SetCapabilities(caps);
         scenario.SetRounds(1);
-        scenario.SetIslandAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
-        scenario.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
+        scenario.Build();
+        options.CheckAttributesApplied();
         result = scenario.Run();
         Simulator::Destroy();
     }
@@ -85,19 +90,25 @@ PayloadPerLink(const ScenarioResult& r)
 int
 main(int argc, char* argv[])
 {
-    double modelBytes = 10e6;
-    double wanRate = 1e9;
-    double wanLatency = 0.04;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("modelBytes", "Model bytes every island sends per round", modelBytes);
-    cmd.AddValue("wanRate", "Rate of the WAN link between the hubs, bit/s", wanRate);
-    cmd.AddValue("wanLatency", "Latency of the WAN link, s", wanLatency);
-    cmd.Parse(argc, argv);
+    // One round each: --rounds is not an option here; the modes are both run.
+    ExperimentOptions options("multicast-alone", {"dumbbell", "island", "packet"});
+    options.Parse(argc, argv);
+    const double modelBytes = static_cast<double>(options.GetInteger("modelBytes"));
+    const double wanRate = options.GetDouble("wanRate");
 
-    Topology topology = Dumbbell(wanRate, wanLatency);
+    Topology topology = Dumbbell(wanRate, options.GetDouble("wanLatency"));
     Schedule schedule("one-clique", {ScheduleRound{{{"A1", "A2", "B1", "B2"}}}});
-    ScenarioResult unicast = RunOnce(topology, schedule, ExchangePattern::ALL_TO_ALL, modelBytes);
-    ScenarioResult multicast = RunOnce(topology, schedule, ExchangePattern::MULTICAST, modelBytes);
+    ScenarioResult unicast;
+    ScenarioResult multicast;
+    try
+    {
+        unicast = RunOnce(options, topology, schedule, ExchangePattern::ALL_TO_ALL);
+        multicast = RunOnce(options, topology, schedule, ExchangePattern::MULTICAST);
+    }
+    catch (const std::exception& e)
+    {
+        return options.Fail(e);
+    }
 
     std::cout << "One clique A1+A2+B1+B2, " << modelBytes / 1e6 << " MB model, WAN link "
               << wanRate / 1e9 << " Gbit/s\n\n"
@@ -118,7 +129,7 @@ main(int argc, char* argv[])
     if (!unicast.complete || !multicast.complete)
     {
         std::cerr << "INCOMPLETE: " << unicast.error << " " << multicast.error << "\n";
-        return 1;
+        return ExperimentOptions::EXIT_INCOMPLETE;
     }
-    return 0;
+    return ExperimentOptions::EXIT_COMPLETE;
 }

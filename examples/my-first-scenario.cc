@@ -13,30 +13,34 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    double modelBytes = 10e6; // bytes every island sends per round
-    uint32_t rounds = 2;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("modelBytes", "Model bytes per island per round", modelBytes);
-    cmd.AddValue("rounds", "Rounds to simulate", rounds);
-    cmd.Parse(argc, argv);
-
-    // 1. The WAN: cities, devices and links, read from a topology file.
-    Topology topology =
-        TopologyReader::Read(std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology");
-    // 2. Who averages with whom: a period of two rounds (cities not listed sit out).
-    Schedule schedule("my-schedule", {ScheduleRound{{{"AMS", "LON"}, {"NYC", "LAX"}}},
-                                      ScheduleRound{{{"AMS", "LON", "NYC", "LAX"}}}});
-    // 3. The experiment: network, islands, routes and rates, built from the two.
+    // 0. The options every program shares (--modelBytes, --rounds, --linkRate, --mode, ...,
+    //    and the ns-3 attributes they map to), one set of defaults; --PrintHelp lists them.
+    ExperimentOptions options("my-first-scenario",
+                              {"topology", "network", "exchange", "fpga", "island", "run",
+                               "packet"});
+    options.Parse(argc, argv); // bad input: a message naming the flag, exit status 2
     ScenarioHelper scenario;
-    scenario.SetTopology(topology);
-    scenario.SetSchedule(schedule);
-    scenario.SetCapabilities(NetworkCapabilities::ForPattern(ExchangePattern::ALL_TO_ALL));
-    scenario.SetRounds(rounds);
-    scenario.SetIslandAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
+    try
+    {
+        // 1. The WAN: cities, devices and links, read from a topology file (--topology).
+        Topology topology = options.LoadTopology();
+        // 2. Who averages with whom: a period of two rounds (cities not listed sit out).
+        Schedule schedule("my-schedule", {ScheduleRound{{{"AMS", "LON"}, {"NYC", "LAX"}}},
+                                          ScheduleRound{{{"AMS", "LON", "NYC", "LAX"}}}});
+        // 3. The experiment: network, islands, routes and rates, built from the two and the
+        //    options (link rates, capabilities, rounds, MTU, loss, island attributes).
+        options.Configure(scenario, topology, schedule);
+        scenario.Build();
+        options.CheckAttributesApplied(); // every attribute given on the command line holds
+    }
+    catch (const std::exception& e)
+    {
+        return options.Fail(e); // exit status 2, nothing simulated
+    }
     ScenarioResult result = scenario.Run();
     // 4. What happened, round by round.
     result.PrintRoundTable(std::cout);
     std::cout << (result.complete ? "complete" : "INCOMPLETE: " + result.error) << "\n";
     Simulator::Destroy();
-    return result.complete ? 0 : 1;
+    return result.complete ? ExperimentOptions::EXIT_COMPLETE : ExperimentOptions::EXIT_INCOMPLETE;
 }

@@ -12,7 +12,8 @@
 // all-to-all, grid, exp-graph, diloco (DiLoCo, 4 local rounds), and ring (ring gossip); islands
 // in nearest-neighbour order. (A baseline's fixed pattern is costed by the fluid model; the
 // packet level runs the capability set's richest pattern until it reads schedule patterns.)
-// Exit status 2 on bad input, 1 if a simulation did not complete.
+// Options: those of every program (ExperimentOptions; --PrintHelp). Exit status 2 on bad
+// input, 1 if a simulation did not complete.
 
 #include "ns3/core-module.h"
 #include "ns3/intelligent-network-module.h"
@@ -69,55 +70,30 @@ FindSchedule(const std::string& name, const std::vector<std::string>& cities,
 int
 main(int argc, char* argv[])
 {
-    std::string topologyPath = std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology";
-    std::string scheduleList = "all-in-one,3x3-rotating,ring,grid";
-    std::string mode = "unicast";
-    uint32_t rounds = 2;
-    double modelBytes = 10e6;
-    double computeTime = 0.05;
-    double linkRate = 0;
-
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("topology", "Topology file", topologyPath);
-    cmd.AddValue("schedules", "Comma-separated schedules to compare", scheduleList);
-    cmd.AddValue("mode", "unicast | multicast | aggregation", mode);
-    cmd.AddValue("rounds", "Rounds to simulate per schedule", rounds);
-    cmd.AddValue("modelBytes", "Model bytes exchanged per island per round", modelBytes);
-    cmd.AddValue("computeTime", "Seconds of compute per round", computeTime);
-    cmd.AddValue("linkRate", "Override private link rate, bit/s (0: topology's)", linkRate);
-    cmd.Parse(argc, argv);
+    ExperimentOptions options("schedule-comparison", {"topology", "network", "exchange", "fpga",
+                                                       "island", "run", "packet", "comparison"});
+    options.Parse(argc, argv);
+    const std::string mode = options.GetText("mode");
+    const auto rounds = static_cast<uint32_t>(options.GetInteger("rounds"));
+    const double modelBytes = static_cast<double>(options.GetInteger("modelBytes"));
 
     Topology topology("none");
     std::vector<Schedule> schedules;
-    NetworkCapabilities caps;
-    NetworkGraphOptions graphOptions;
-    graphOptions.privateRateBps = linkRate;
     std::unique_ptr<CostModel> cost;
     try
     {
-        if (rounds == 0 || modelBytes < 1 || linkRate < 0 || computeTime < 0)
-        {
-            throw std::invalid_argument("rounds and modelBytes must be at least 1; linkRate and "
-                                        "computeTime must not be negative");
-        }
-        topology = TopologyReader::Read(topologyPath, 1e9);
-        caps = NetworkCapabilities::ForPattern(ParsePattern(mode));
-        NetworkGraph graph = NetworkGraph::FromTopology(topology, graphOptions);
-        CostParameters params;
-        params.modelBytes = modelBytes;
-        params.computeTimeS = computeTime;
-        cost = std::make_unique<CostModel>(graph, caps, params);
+        topology = options.LoadTopology();
+        NetworkGraph graph = NetworkGraph::FromTopology(topology, options.ToGraphOptions());
+        cost = std::make_unique<CostModel>(graph, options.ToCapabilities(topology),
+                                           options.ToCostParameters());
 
         std::vector<std::string> islands = topology.CityCodes();
         auto geo = BaselineSchedules::NearestNeighbourOrder(cost->Routes(), islands);
         auto baselines = BaselineSchedules::All(geo, 4);
         baselines.push_back(Baseline{BaselineSchedules::Ring(geo), {}});
-        for (const std::string& name : CsvTable::SplitLine("--schedules", 0, scheduleList))
+        for (const std::string& name : options.GetList("schedules"))
         {
-            if (!name.empty())
-            {
-                schedules.push_back(FindSchedule(name, islands, baselines));
-            }
+            schedules.push_back(FindSchedule(name, islands, baselines));
         }
         if (schedules.empty())
         {
@@ -126,8 +102,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 2;
+        return options.Fail(e);
     }
 
     // One simulation per schedule; the simulator is destroyed in between.
@@ -139,14 +114,16 @@ main(int argc, char* argv[])
         ScenarioResult result;
         {
             ScenarioHelper scenario;
-            scenario.SetTopology(topology);
-            scenario.SetGraphOptions(graphOptions);
-            scenario.SetSchedule(schedule);
-            scenario.SetCapabilities(caps);
-            scenario.SetRounds(rounds);
-            scenario.SetIslandAttribute("ModelBytes",
-                                        UintegerValue(static_cast<uint64_t>(modelBytes)));
-            scenario.SetIslandAttribute("ComputeTime", TimeValue(Seconds(computeTime)));
+            try
+            {
+                options.Configure(scenario, topology, schedule);
+                scenario.Build();
+                options.CheckAttributesApplied();
+            }
+            catch (const std::exception& e)
+            {
+                return options.Fail(e);
+            }
             result = scenario.Run();
             Simulator::Destroy();
         }
@@ -155,7 +132,7 @@ main(int argc, char* argv[])
         if (!result.complete)
         {
             std::cerr << "schedule " << schedule.GetName() << ": " << result.error << "\n";
-            status = 1;
+            status = ExperimentOptions::EXIT_INCOMPLETE;
         }
         std::vector<double> sim;
         std::vector<double> model;

@@ -1,13 +1,16 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Loss against simulated wall-clock time, and the gap to colocated training, for the proxy
-// learning task on the nine-city network: colocated training (all data, same compute, free
-// synchronisation), unicast all-reduce, and the best schedules the optimizer finds for
+// Accuracy and loss against simulated wall-clock time, time to target and the gap to colocated
+// training, for the proxy task (by default an MLP on label-skewed shards) on the nine-city
+// network: colocated training (all data, same compute, free synchronisation), islands that
+// never communicate, unicast all-reduce, and the best schedules the optimizer finds for
 // unicast, multicast and multicast + in-network aggregation. Round times come from the fluid
 // CostModel (checked against the packet level by the intelligent-network-fluid TestSuite);
-// the training is real (TrainingRun: SGD on every island's shard, exact averaging or the
-// FPGA's fixed-point sums). Writes every curve to --csv and a summary to --json; prints a table.
+// the training is real (GapEvaluator / TrainingRun: inner steps on every island's shard, exact
+// averaging or the FPGA's fixed-point sums). The target is --targetFraction of the colocated
+// run's best held-out accuracy; runs are scored on --metric. Writes every curve to --csv and a
+// summary to --json; prints a table.
 //
 //   ./training-curves --modelBytes=1e9 --linkRate=10e9 --csv=curves.csv --json=summary.json
 //
@@ -34,11 +37,25 @@ main(int argc, char* argv[])
     uint32_t segmentSize = 8192;
     double computeTime = 0.05;
     uint32_t localSteps = 20;
+    std::string taskKind = "classification";
+    std::string dataset = ProxyTaskConfig().dataset;
+    std::string datasetDir = ProxyTaskConfig().datasetDir;
+    std::string hidden = ProxyTaskConfig::HiddenText(ProxyTaskConfig().hidden);
+    double alpha = ProxyTaskConfig().alpha;
+    uint32_t classes = ProxyTaskConfig().classes;
+    uint32_t samplesPerIsland = 0;
     uint32_t dimension = 2048;
     double heterogeneity = 1.0;
-    double learningRate = 0.01;
+    std::string optimizer = "sgd";
+    double learningRate = 0.05;
+    double sgdMomentum = 0.9;
+    uint32_t batch = 32;
+    double outerLr = 1.0;
+    double outerMomentum = 0.0;
     double horizon = 300;
-    double targetFraction = 0.2;
+    double referenceHorizon = 60;
+    double targetFraction = 0.9;
+    std::string metric = "islands-mean";
     uint32_t period = 3;
     uint64_t seed = 1;
     std::string csvPath = "training-curves.csv";
@@ -51,15 +68,44 @@ main(int argc, char* argv[])
     cmd.AddValue("segmentSize", "Payload bytes per segment", segmentSize);
     cmd.AddValue("computeTime", "Simulated seconds per local step", computeTime);
     cmd.AddValue("localSteps", "Local steps per round", localSteps);
-    cmd.AddValue("dimension", "Parameters of the proxy model", dimension);
-    cmd.AddValue("heterogeneity", "Non-iid shards: 0 = iid", heterogeneity);
-    cmd.AddValue("lr", "SGD learning rate", learningRate);
-    cmd.AddValue("horizon", "Simulated seconds of training per curve", horizon);
-    cmd.AddValue("targetFraction",
-                 "Target loss: colocated final + fraction x (initial - final)", targetFraction);
+    cmd.AddValue("task", "classification | logistic (a task with an accuracy)", taskKind);
+    cmd.AddValue("dataset",
+                 "Classification: synthetic | fashion-mnist (Debian's dataset-fashion-mnist)",
+                 dataset);
+    cmd.AddValue("datasetDir", "Classification: folder of the Fashion-MNIST files", datasetDir);
+    cmd.AddValue("hidden", "Classification: hidden layer widths, e.g. 128,64 (none: linear)",
+                 hidden);
+    cmd.AddValue("alpha",
+                 "Classification: Dirichlet label skew (small = few classes per island, "
+                 "inf = iid)",
+                 alpha);
+    cmd.AddValue("classes", "Classification: number of classes", classes);
+    cmd.AddValue("samplesPerIsland",
+                 "Rows per island's shard (0: 4096 synthetic, 1024 "
+                 "fashion-mnist and linear)",
+                 samplesPerIsland);
+    cmd.AddValue("dimension", "Linear tasks: parameters of the model", dimension);
+    cmd.AddValue("heterogeneity", "Linear tasks: non-iid shards, 0 = iid", heterogeneity);
+    cmd.AddValue("optimizer", "Inner optimizer: sgd | adamw", optimizer);
+    cmd.AddValue("lr", "Inner learning rate", learningRate);
+    cmd.AddValue("sgdMomentum", "Inner SGD momentum (0 = plain SGD)", sgdMomentum);
+    cmd.AddValue("batch", "Rows per minibatch (0 = full shard)", batch);
+    cmd.AddValue("outerLr", "DiLoCo outer learning rate (1 = plain averaging)", outerLr);
+    cmd.AddValue("outerMomentum", "DiLoCo outer Nesterov momentum (0 = plain averaging)",
+                 outerMomentum);
+    cmd.AddValue("horizon", "Simulated seconds of training per distributed curve", horizon);
+    cmd.AddValue("referenceHorizon",
+                 "Simulated seconds of colocated training whose best accuracy sets the target",
+                 referenceHorizon);
+    cmd.AddValue("targetFraction", "Target: this fraction of colocated's best held-out accuracy",
+                 targetFraction);
+    cmd.AddValue("metric",
+                 "Score of distributed runs: islands-mean | islands-min | "
+                 "average-model",
+                 metric);
     cmd.AddValue("period", "Longest schedule period the optimizer searches", period);
     cmd.AddValue("seed", "Seed of the task, minibatches and optimizer", seed);
-    cmd.AddValue("csv", "Output: every curve (series,time_s,loss)", csvPath);
+    cmd.AddValue("csv", "Output: every curve (series,time_s,loss,accuracy)", csvPath);
     cmd.AddValue("json", "Output: summary", jsonPath);
     cmd.Parse(argc, argv);
 
@@ -81,101 +127,151 @@ main(int argc, char* argv[])
         params.computeTimeS = computeTime;
         params.localSteps = localSteps;
 
-        ProxyTaskConfig tc;
-        tc.dimension = dimension;
-        tc.islands = cities.size();
-        tc.heterogeneity = heterogeneity;
-        tc.seed = seed;
-        auto task = std::make_shared<const ProxyTask>(tc);
-        LocalOptimizerConfig inner;
-        inner.learningRate = learningRate;
+        GapSetup setup;
+        setup.task.kind = ProxyTaskConfig::ParseKind(taskKind);
+        setup.task.hidden = ProxyTaskConfig::ParseHidden(hidden);
+        setup.task.alpha = alpha;
+        setup.task.classes = classes;
+        setup.task.dataset = dataset;
+        setup.task.datasetDir = datasetDir;
+        setup.task.samplesPerIsland =
+            samplesPerIsland > 0
+                ? samplesPerIsland
+                : ProxyTaskConfig::DefaultSamplesPerIsland(setup.task.kind, dataset);
+        setup.task.dimension = dimension;
+        setup.task.heterogeneity = heterogeneity;
+        setup.task.islands = cities.size();
+        setup.task.seed = seed;
+        setup.inner.kind = LocalOptimizerConfig::ParseKind(optimizer);
+        setup.inner.learningRate = learningRate;
+        setup.inner.momentum = setup.inner.kind == LocalOptimizerKind::SGD ? sgdMomentum : 0.0;
+        setup.inner.batchSize = batch;
+        setup.outer.learningRate = outerLr;
+        setup.outer.momentum = outerMomentum;
+        setup.localSteps = localSteps;
+        setup.computeTimeS = computeTime;
+        setup.targetFraction = targetFraction;
+        setup.referenceHorizonS = referenceHorizon;
+        setup.metric = TrainingMetrics::ParseMetric(metric);
+        setup.seed = seed;
+        GapEvaluator evaluator(setup); // trains the colocated reference
 
         std::ofstream csv(csvPath);
-        csv << "series,time_s,loss\n";
+        csv << "series,time_s,loss,accuracy\n";
         auto writeCurve = [&](const std::string& name, const LossCurve& curve) {
             for (const auto& p : curve)
             {
-                csv << name << "," << p.timeS << "," << p.loss << "\n";
+                csv << name << "," << p.timeS << "," << p.loss << "," << p.accuracy << "\n";
             }
         };
+        auto finiteOr = [](double v) { return std::isfinite(v) ? v : -1.0; };
+        writeCurve("colocated", evaluator.ColocatedCurve());
+        const double colocatedTime = evaluator.ColocatedTimeToTarget();
 
-        ColocatedTrainer colocated(task, inner, computeTime, seed);
-        LossCurve colocatedCurve = colocated.RunUntil(horizon, localSteps);
-        writeCurve("colocated", colocatedCurve);
-        double target = TrainingMetrics::TargetLoss(colocatedCurve, targetFraction);
+        nlohmann::json summary = {
+            {"modelBytes", modelBytes},
+            {"linkRate", linkRate},
+            {"computeTime", computeTime},
+            {"localSteps", localSteps},
+            {"task", taskKind},
+            {"dataset", dataset},
+            {"hidden", ProxyTaskConfig::HiddenText(setup.task.hidden)},
+            {"alpha", std::isinf(alpha) ? nlohmann::json("inf") : nlohmann::json(alpha)},
+            {"classes", classes},
+            {"samplesPerIsland", setup.task.samplesPerIsland},
+            {"parameters", evaluator.Task()->Dimension()},
+            {"optimizer", optimizer},
+            {"lr", learningRate},
+            {"sgdMomentum", setup.inner.momentum},
+            {"batch", batch},
+            {"outerLr", outerLr},
+            {"outerMomentum", outerMomentum},
+            {"horizon", horizon},
+            {"referenceHorizon", referenceHorizon},
+            {"targetFraction", targetFraction},
+            {"metric", metric},
+            {"bestAccuracy", evaluator.BestAccuracy()},
+            {"targetAccuracy", evaluator.TargetAccuracy()},
+            {"colocated", {{"timeToTarget", finiteOr(colocatedTime)}}}};
+        std::printf("%-28s %-24s %10s %14s %10s %10s\n", "series", "schedule (clique sizes)",
+                    "round (s)", "to target (s)", "gap", "final acc");
+        std::printf("%-28s %-24s %10.3f %14.2f %10.2f %10.4f\n", "colocated", "-",
+                    computeTime * localSteps, colocatedTime, 1.0,
+                    evaluator.ColocatedCurve().back().accuracy);
 
         struct Series
         {
             std::string name;
             ExchangePattern mode;
             bool optimize;
+            bool communicate;
         };
 
-        std::vector<Series> series = {{"unicast all-reduce", ExchangePattern::ALL_TO_ALL, false},
-                                      {"best unicast", ExchangePattern::ALL_TO_ALL, true},
-                                      {"best multicast", ExchangePattern::MULTICAST, true},
-                                      {"best multicast+aggregation", ExchangePattern::AGGREGATION,
-                                       true}};
-        nlohmann::json summary = {
-            {"modelBytes", modelBytes}, {"linkRate", linkRate},
-            {"computeTime", computeTime}, {"localSteps", localSteps},
-            {"dimension", dimension}, {"heterogeneity", heterogeneity},
-            {"horizon", horizon}, {"targetFraction", targetFraction}, {"targetLoss", target},
-            {"colocated", {{"timeToTarget", TrainingMetrics::TimeToTarget(colocatedCurve,
-                                                                          target)}}}};
-        std::printf("%-28s %-24s %10s %12s %10s\n", "series", "schedule (clique sizes)",
-                    "round (s)", "to target (s)", "gap");
-        std::printf("%-28s %-24s %10.3f %12.2f %10.2f\n", "colocated", "-",
-                    computeTime * localSteps,
-                    TrainingMetrics::TimeToTarget(colocatedCurve, target), 1.0);
+        std::vector<Series> series = {
+            {"no communication", ExchangePattern::ALL_TO_ALL, false, false},
+            {"unicast all-reduce", ExchangePattern::ALL_TO_ALL, false, true},
+            {"best unicast", ExchangePattern::ALL_TO_ALL, true, true},
+            {"best multicast", ExchangePattern::MULTICAST, true, true},
+            {"best multicast+aggregation", ExchangePattern::AGGREGATION, true, true}};
         for (const Series& s : series)
         {
             NetworkCapabilities caps = NetworkCapabilities::ForPattern(s.mode);
             caps.slotBytes = segmentSize;
             CostModel cost(graph, caps, params);
             Schedule schedule = BaselineSchedules::AllReduce(cities);
-            if (s.optimize)
+            std::vector<double> times;
+            if (!s.communicate)
             {
-                OptimizerOptions options;
-                options.maxPeriod = period;
-                options.seed = seed;
-                schedule = ScheduleOptimizer(cost, cities, options).Optimize().schedule;
+                std::vector<Clique> alone;
+                for (const auto& c : cities)
+                {
+                    alone.push_back({c});
+                }
+                schedule = Schedule("no-communication", {ScheduleRound{alone, {}}});
+                times = {computeTime * localSteps};
             }
-            std::vector<double> times = cost.PeriodRoundTimes(schedule);
+            else
+            {
+                if (s.optimize)
+                {
+                    OptimizerOptions options;
+                    options.maxPeriod = period;
+                    options.seed = seed;
+                    schedule = ScheduleOptimizer(cost, cities, options).Optimize().schedule;
+                }
+                times = cost.PeriodRoundTimes(schedule);
+            }
             double mean = 0;
             for (double t : times)
             {
                 mean += t / times.size();
             }
-            TrainingRun run(task, schedule, cities, inner, OuterOptimizerConfig(), seed);
-            TrainingRunConfig config;
-            config.rounds = static_cast<uint32_t>(std::max(1.0, std::ceil(horizon / mean)));
-            config.localSteps = localSteps;
-            config.sync = s.mode == ExchangePattern::AGGREGATION ? SyncMode::FIXED_POINT
-                                                              : SyncMode::EXACT;
-            TrainingRunResult result = run.Run(config, TrainingRun::Periodic(times));
-            LossCurve curve = result.Curve();
-            writeCurve(s.name, curve);
-            double toTarget = TrainingMetrics::TimeToTarget(curve, target);
-            double gap = TrainingMetrics::GapRatio(curve, colocatedCurve, target);
-            std::string sizes = ScheduleOptimizer::CliqueSizes(schedule);
-            std::printf("%-28s %-24s %10.3f %12.2f %10.2f\n", s.name.c_str(), sizes.c_str(),
-                        mean, toTarget, gap);
+            SyncMode sync =
+                s.mode == ExchangePattern::AGGREGATION ? SyncMode::FIXED_POINT : SyncMode::EXACT;
+            GapResult result =
+                evaluator.Evaluate(schedule, cities, times, horizon, sync, 16, false);
+            writeCurve(s.name, result.curve);
+            std::string sizes = s.communicate ? ScheduleOptimizer::CliqueSizes(schedule) : "-";
+            std::printf("%-28s %-24s %10.3f %14.2f %10.2f %10.4f\n", s.name.c_str(), sizes.c_str(),
+                        mean, result.timeToTargetS, result.gap, result.curve.back().accuracy);
             summary["series"].push_back({{"name", s.name},
                                          {"mode", PatternName(s.mode)},
                                          {"schedule", schedule.GetName()},
                                          {"cliques", sizes},
                                          {"describe", schedule.Describe()},
                                          {"meanRoundS", mean},
-                                         {"rounds", config.rounds},
-                                         {"finalLoss", curve.back().loss},
-                                         {"timeToTarget", std::isfinite(toTarget) ? toTarget : -1},
-                                         {"gap", std::isfinite(gap) ? gap : -1},
-                                         {"overflows", result.overflows}});
+                                         {"rounds", result.run.rounds.size()},
+                                         {"finalLoss", result.curve.back().loss},
+                                         {"finalAccuracy", result.curve.back().accuracy},
+                                         {"timeToTarget", finiteOr(result.timeToTargetS)},
+                                         {"gap", finiteOr(result.gap)},
+                                         {"overflows", result.run.overflows}});
         }
         std::ofstream(jsonPath) << summary.dump(2) << "\n";
-        std::printf("target loss %.6f (colocated closes %.0f%% of its progress); curves in %s\n",
-                    target, 100 * (1 - targetFraction), csvPath.c_str());
+        std::printf("target accuracy %.4f (%.0f%% of colocated's best %.4f, scored on %s); "
+                    "curves in %s\n",
+                    evaluator.TargetAccuracy(), 100 * targetFraction, evaluator.BestAccuracy(),
+                    metric.c_str(), csvPath.c_str());
     }
     catch (const std::exception& e)
     {

@@ -3,6 +3,9 @@
  */
 #include "scenario-helper.h"
 
+#include "ns3/cc-transport.h"
+#include "ns3/ideal-transport.h"
+#include "ns3/tcp-transport.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/queue-size.h"
@@ -82,6 +85,35 @@ void
 ScenarioHelper::SetRateControl(bool on)
 {
     m_rateControl = on;
+}
+
+void
+ScenarioHelper::SetTransport(const std::string& kind)
+{
+    if (kind != "ideal" && kind != "cc" && kind != "tcp")
+    {
+        throw std::invalid_argument("unknown transport '" + kind +
+                                    "' (expected ideal, cc or tcp)");
+    }
+    m_transport = kind;
+}
+
+const std::string&
+ScenarioHelper::GetTransport() const
+{
+    return m_transport;
+}
+
+void
+ScenarioHelper::SetQueueDisc(const std::string& kind)
+{
+    m_queues.SetQueueDisc(kind);
+}
+
+void
+ScenarioHelper::SetQueueSize(uint32_t packets)
+{
+    m_queues.SetQueueSize(packets);
 }
 
 void
@@ -398,6 +430,7 @@ ScenarioHelper::Build()
     wan.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
     m_network = std::make_unique<WanNetwork>(wan.Install(*m_graph));
+    m_queues.Install(*m_network);
     WanNetworkHelper::SetLossRate(*m_network, m_lossRate, m_stream);
     InstallRouting();
 
@@ -405,7 +438,7 @@ ScenarioHelper::Build()
     m_islandHelper.SetAttribute("AggregationSlots", UintegerValue(m_caps.aggregationSlots));
     m_islandHelper.SetAttribute("AggregatorTimeout",
                                 TimeValue(Seconds(m_caps.aggregationTimeoutS)));
-    if (m_rateControl)
+    if (m_rateControl && m_transport == "ideal")
     {
         m_controller = CreateObject<RateController>();
         m_controller->SetCapacities(m_traffic->Capacities());
@@ -455,27 +488,23 @@ ScenarioHelper::Build()
             }
         }
         app->SetRttHints(hints);
-        if (m_controller)
-        {
-            // Usage through the current routes (they change when a link fails).
-            app->SetRateController(m_controller, [this, id](const IslandRoundPlan& p,
-                                                            uint32_t tag) {
-                if (tag == TrainingIsland::GROUP_TAG)
-                {
-                    return m_traffic->MulticastFlow(id, p.targets).usage;
-                }
-                if (tag >= TrainingIsland::AGGREGATOR_TAG)
-                {
-                    std::vector<uint32_t> members = p.peers;
-                    members.push_back(id);
-                    std::sort(members.begin(), members.end());
-                    return m_traffic
-                        ->AggregationFlow(members, tag - TrainingIsland::AGGREGATOR_TAG)
-                        .usage;
-                }
-                return m_traffic->UnicastFlow(id, tag).usage;
-            });
-        }
+        InstallTransports(app, id, plan);
+        // Usage through the current routes (they change when a link fails).
+        app->SetUsageFunction([this, id](const IslandRoundPlan& p, uint32_t tag) {
+            if (tag == UdpTransport::GROUP_TAG)
+            {
+                return m_traffic->MulticastFlow(id, p.targets).usage;
+            }
+            if (tag >= TrainingIsland::AGGREGATOR_TAG)
+            {
+                std::vector<uint32_t> members = p.peers;
+                members.push_back(id);
+                std::sort(members.begin(), members.end());
+                return m_traffic->AggregationFlow(members, tag - TrainingIsland::AGGREGATOR_TAG)
+                    .usage;
+            }
+            return m_traffic->UnicastFlow(id, tag).usage;
+        });
         if (m_barrier)
         {
             app->SetRoundGate(MakeCallback(&ScenarioHelper::OnRoundGate, this));
@@ -493,6 +522,41 @@ ScenarioHelper::Build()
     m_monitor = std::make_unique<LinkMonitor>();
     m_monitor->Install(*m_network);
     m_built = true;
+}
+
+void
+ScenarioHelper::InstallTransports(Ptr<TrainingIsland> app,
+                                  uint32_t id,
+                                  const std::vector<IslandRoundPlan>& plan)
+{
+    if (m_transport == "ideal")
+    {
+        Ptr<IdealTransport> t = CreateObject<IdealTransport>();
+        t->SetRateController(m_controller);
+        app->SetTransports(t, t);
+        return;
+    }
+    Ptr<CcTransport> cc = CreateObject<CcTransport>();
+    if (m_transport == "cc")
+    {
+        app->SetTransports(cc, cc);
+        return;
+    }
+    // TCP for unicast messages; socket buffers from each path's bandwidth-delay product
+    // (bottleneck rate x round trip).
+    Ptr<TcpTransport> tcp = CreateObject<TcpTransport>();
+    std::map<uint32_t, uint64_t> bdp;
+    for (const auto& p : plan)
+    {
+        for (uint32_t peer : p.peers)
+        {
+            RoutePlanner::Path path = m_routes->ShortestPath(id, peer);
+            double rtt = 2 * m_routes->Latency(path);
+            bdp[peer] = static_cast<uint64_t>(m_routes->Bottleneck(path) * rtt / 8);
+        }
+    }
+    tcp->SetBufferHints(bdp);
+    app->SetTransports(tcp, cc);
 }
 
 void
@@ -679,6 +743,12 @@ ScenarioHelper::Collect(double wallS) const
         }
     }
     r.events = Simulator::GetEventCount();
+    r.transport = m_transport;
+    WanQueueHelper::Count(*m_network, r.queueDrops, r.ecnMarks);
+    for (const auto& [key, st] : m_stats)
+    {
+        r.retransmittedBytes += st.retxBytes;
+    }
     return r;
 }
 

@@ -8,6 +8,7 @@
 #include "training-island-helper.h"
 #include "wan-network-helper.h"
 #include "wan-network.h"
+#include "wan-queue-helper.h"
 
 #include "ns3/application-container.h"
 #include "ns3/fpga-aggregator.h"
@@ -85,8 +86,23 @@ class ScenarioHelper
     void SetMtu(uint16_t mtu);
     /// Random packet loss on every link direction (RateErrorModel, per packet).
     void SetLossRate(double rate);
-    /// Network-assisted max-min rates (default on); off: islands split their SendRate.
+    /// Network-assisted max-min rates under the ideal transport (default on); off: islands
+    /// split their SendRate (no congestion control at all).
     void SetRateControl(bool on);
+    /**
+     * How islands move their messages: "ideal" (UDP paced at the rates a central allocator
+     * assigns: the idealised lower bound of round time, reproduced by the fluid model),
+     * "cc" (the same UDP protocols with an end-to-end congestion window per stream) or "tcp"
+     * (ns-3's TCP for unicast messages, cc for multicast and aggregation). Attributes of the
+     * transports (ns3::TcpTransport::CongestionControl, ns3::CcTransport::..., ns3::
+     * UdpTransport::...) are set through their attribute defaults (Config / --ns3::...).
+     */
+    void SetTransport(const std::string& kind);
+    const std::string& GetTransport() const;
+    /// Egress queue discipline of every device ("none", "pfifo", "red-ecn", "fq-codel").
+    void SetQueueDisc(const std::string& kind);
+    /// Packets an egress queue holds (default 2000).
+    void SetQueueSize(uint32_t packets);
     /// Barrier-synchronised rounds (default on).
     void SetBarrier(bool on);
     /// Safety limit of simulated time (default 1e5 s); hitting it makes the run incomplete.
@@ -149,6 +165,8 @@ class ScenarioHelper
     void OnRoundGate(uint32_t island, uint32_t round);
     void OnIslandFinished();
     ScenarioResult Collect(double wallS) const;
+    void InstallTransports(Ptr<TrainingIsland> app, uint32_t id,
+                           const std::vector<IslandRoundPlan>& plan);
 
     Topology m_topology;
     bool m_haveTopology = false;
@@ -161,6 +179,8 @@ class ScenarioHelper
     uint16_t m_mtu = 9000;
     double m_lossRate = 0;
     bool m_rateControl = true;
+    std::string m_transport = "ideal";
+    WanQueueHelper m_queues;
     bool m_barrier = true;
     Time m_maxSimTime = Seconds(1e5);
     int64_t m_stream = 1000;

@@ -78,13 +78,13 @@ ColocatedTrainer::Run(uint64_t steps, uint64_t evalEvery)
     {
         throw std::invalid_argument("colocated trainer: evalEvery must be positive");
     }
-    LossCurve curve{{TimeS(), HeldOutLoss()}};
+    LossCurve curve{Point()};
     for (uint64_t done = 0; done < steps;)
     {
         uint64_t chunk = std::min(evalEvery, steps - done);
         Steps(chunk);
         done += chunk;
-        curve.push_back({TimeS(), HeldOutLoss()});
+        curve.push_back(Point());
     }
     return curve;
 }
@@ -124,6 +124,19 @@ double
 ColocatedTrainer::HeldOutLoss() const
 {
     return m_task->HeldOutLoss(m_x);
+}
+
+Evaluation
+ColocatedTrainer::HeldOut() const
+{
+    return m_task->HeldOut(m_x);
+}
+
+LossPoint
+ColocatedTrainer::Point() const
+{
+    Evaluation e = HeldOut();
+    return LossPoint{TimeS(), e.loss, e.accuracy};
 }
 
 } // namespace ns3

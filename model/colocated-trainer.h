@@ -55,8 +55,8 @@ class ColocatedTrainer
     void Steps(uint64_t steps);
 
     /**
-     * Run \p steps more steps, recording the held-out loss at the current time first, then
-     * after every \p evalEvery steps and after the last one. Throws std::invalid_argument if
+     * Run \p steps more steps, recording the held-out loss and accuracy at the current time first,
+     * then after every \p evalEvery steps and after the last one. Throws std::invalid_argument if
      * \p evalEvery is zero.
      */
     LossCurve Run(uint64_t steps, uint64_t evalEvery);
@@ -70,6 +70,10 @@ class ColocatedTrainer
     double TimeS() const;
     /// Held-out loss of the current vector.
     double HeldOutLoss() const;
+    /// Held-out loss and accuracy of the current vector.
+    Evaluation HeldOut() const;
+    /// (TimeS(), HeldOut()).
+    LossPoint Point() const;
 
   private:
     std::shared_ptr<const ProxyTask> m_task;

@@ -6,7 +6,10 @@
 #include "input-error.h"
 #include "text-util.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -91,6 +94,22 @@ CsvTable::FromLines(const std::string& file, const std::vector<NumberedLine>& li
             continue;
         }
         std::vector<std::string> cells = SplitLine(file, number, text);
+        for (std::size_t i = 0; i < cells.size(); ++i)
+        {
+            for (char c : cells[i])
+            {
+                if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
+                {
+                    char code[8];
+                    std::snprintf(code, sizeof code, "%04X", static_cast<unsigned>(c));
+                    std::string column = haveHeader && i < table.m_columns.size()
+                                             ? table.m_columns[i]
+                                             : "column " + std::to_string(i + 1);
+                    throw InputError(file, number, column,
+                                     std::string("control character U+") + code + " in the cell");
+                }
+            }
+        }
         if (!haveHeader)
         {
             for (std::size_t i = 0; i < cells.size(); ++i)
@@ -192,14 +211,40 @@ CsvTable::Text(const Row& row, std::size_t col) const
     return row.cells[col];
 }
 
+namespace
+{
+
+/// Parse \p text as a decimal number ([sign] digits [. digits] [e [sign] digits]): no hex,
+/// no "inf" or "nan". An overflow gives +-inf and an underflow 0, for the caller's range
+/// check. False if the text is not such a number.
+bool
+ParseDecimal(const std::string& text, double& value)
+{
+    std::string t = TextUtil::Trim(text);
+    if (t.empty() || t.find_first_not_of("0123456789+-.eE") != std::string::npos)
+    {
+        return false;
+    }
+    char* end = nullptr;
+    value = std::strtod(t.c_str(), &end);
+    return end == t.c_str() + t.size() && !std::isnan(value);
+}
+
+} // namespace
+
 double
 CsvTable::Number(const Row& row, std::size_t col) const
 {
     const std::string& text = Text(row, col);
     double value = 0;
-    if (!TextUtil::ParseDouble(text, value))
+    if (!ParseDecimal(text, value))
     {
         throw InputError(m_file, row.line, m_columns.at(col), "'" + text + "' is not a number");
+    }
+    if (!std::isfinite(value))
+    {
+        throw InputError(m_file, row.line, m_columns.at(col),
+                         "'" + text + "' is out of range (not a finite number)");
     }
     return value;
 }
@@ -219,16 +264,44 @@ CsvTable::PositiveNumber(const Row& row, std::size_t col) const
 }
 
 double
-CsvTable::NumberInRange(const Row& row, std::size_t col, double lo, double hi) const
+CsvTable::NumberInRange(const Row& row,
+                        std::size_t col,
+                        double lo,
+                        double hi,
+                        const std::string& unit) const
 {
-    double value = Number(row, col);
-    if (value < lo || value > hi)
+    const std::string& text = Text(row, col);
+    double value = 0;
+    if (!ParseDecimal(text, value))
+    {
+        throw InputError(m_file, row.line, m_columns.at(col), "'" + text + "' is not a number");
+    }
+    // Overflows (1e999 is +inf here) and underflows fail the range check with its bounds.
+    if (!(value >= lo && value <= hi))
     {
         std::ostringstream os;
-        os << "must be between " << lo << " and " << hi << ", got " << Text(row, col);
+        os << "must be between " << lo << " and " << hi << (unit.empty() ? "" : " " + unit)
+           << ", got " << TextUtil::Trim(text);
         throw InputError(m_file, row.line, m_columns.at(col), os.str());
     }
     return value;
+}
+
+void
+CsvTable::RejectUnknownColumns(const std::vector<std::string>& known) const
+{
+    for (const auto& c : m_columns)
+    {
+        if (std::find(known.begin(), known.end(), c) == known.end())
+        {
+            std::string list;
+            for (const auto& k : known)
+            {
+                list += (list.empty() ? "" : ", ") + k;
+            }
+            throw InputError(m_file, m_headerLine, c, "unknown column (expected " + list + ")");
+        }
+    }
 }
 
 } // namespace ns3

@@ -19,7 +19,9 @@ namespace ns3
  * Used by every tabular loader (DoubleZero sample files, the project's topology file) so that
  * missing columns, non-numeric fields and out-of-range values are reported as
  * `file:line: field 'column': ...` through InputError. Supports double-quoted cells, `#`
- * comment lines, blank lines and CRLF line ends.
+ * comment lines, blank lines and CRLF line ends. Files are UTF-8 (a byte-order mark is
+ * skipped, see TextUtil::CheckEncoding); a cell holding a control character other than a tab
+ * is an error.
  */
 class CsvTable
 {
@@ -60,8 +62,14 @@ class CsvTable
     double Number(const Row& row, std::size_t col) const;
     /// A finite number strictly greater than zero.
     double PositiveNumber(const Row& row, std::size_t col) const;
-    /// A finite number in [lo, hi].
-    double NumberInRange(const Row& row, std::size_t col, double lo, double hi) const;
+    /// A finite number in [lo, hi]; the error names the range (in \p unit when given).
+    double NumberInRange(const Row& row,
+                         std::size_t col,
+                         double lo,
+                         double hi,
+                         const std::string& unit = "") const;
+    /// Throw InputError (header line, column name) for a column not among \p known.
+    void RejectUnknownColumns(const std::vector<std::string>& known) const;
 
   private:
     std::string m_file;

@@ -235,7 +235,11 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             qit = m_queues.emplace(key, st).first;
         }
         QueueState& st = qit->second;
-        if (h.seq == 0 || st.payloadBytes == 0)
+        if (h.seq + 1 == h.count)
+        {
+            st.lastPayloadBytes = packet->GetSize(); // a model's last segment may be partial
+        }
+        else if (h.seq == 0 || st.payloadBytes == 0)
         {
             st.payloadBytes = std::max(st.payloadBytes, packet->GetSize());
         }
@@ -294,7 +298,10 @@ FpgaAggregator::EmitResult(uint32_t round,
     }
     QueueState& st = qit->second;
     const std::vector<int32_t>& sum = st.queue->Result(seq);
-    uint32_t payload = st.payloadBytes;
+    // The sum of segment seq has the size of its contributions: the last one is partial
+    // unless the model is a multiple of the segment size.
+    uint32_t payload =
+        seq + 1 == count && st.lastPayloadBytes > 0 ? st.lastPayloadBytes : st.payloadBytes;
     Ptr<Packet> p;
     if (sum.empty())
     {

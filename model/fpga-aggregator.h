@@ -103,7 +103,8 @@ class FpgaAggregator : public Application
     struct QueueState
     {
         Ptr<AggregationQueue> queue;
-        uint32_t payloadBytes = 0;
+        uint32_t payloadBytes = 0;     ///< Bytes of a full segment (every one but the last).
+        uint32_t lastPayloadBytes = 0; ///< Bytes of the last segment (the model's remainder).
         uint64_t timeouts = 0;
         uint64_t resent = 0;
     };

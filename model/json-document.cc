@@ -8,12 +8,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <iterator>
 #include <vector>
 
 namespace ns3
 {
+
+/// Source line of a value; children in the order of the value's elements or members.
+struct JsonDocument::LineNode
+{
+    std::size_t line = 0;
+    std::vector<std::string> keys;   ///< Member names (objects only), parallel to children.
+    std::vector<LineNode> children;  ///< Array elements or object members.
+};
 
 namespace
 {
@@ -96,10 +106,322 @@ EscapePointerToken(const std::string& key)
     return out;
 }
 
+std::string
+UnescapePointerToken(const std::string& token)
+{
+    std::string out;
+    for (std::size_t i = 0; i < token.size(); ++i)
+    {
+        if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1'))
+        {
+            out += token[i + 1] == '0' ? '~' : '/';
+            ++i;
+        }
+        else
+        {
+            out += token[i];
+        }
+    }
+    return out;
+}
+
+/// Split a JSON pointer into its (escaped) tokens.
+std::vector<std::string>
+PointerTokens(const std::string& pointer)
+{
+    std::vector<std::string> tokens;
+    std::size_t pos = 0;
+    while (pos < pointer.size())
+    {
+        std::size_t next = pointer.find('/', pos + 1);
+        tokens.push_back(pointer.substr(pos + 1, next == std::string::npos ? std::string::npos
+                                                                           : next - pos - 1));
+        if (next == std::string::npos)
+        {
+            break;
+        }
+        pos = next;
+    }
+    return tokens;
+}
+
+/**
+ * SAX handler of nlohmann-json that builds the DOM and the line tree together, in one pass,
+ * and enforces the strict rules of JsonDocument (duplicate keys, control characters, depth).
+ * Every error is thrown as InputError; nothing is quadratic: the line of an event comes from
+ * a cursor that only moves forward through the text.
+ */
+class DocumentBuilder
+{
+  public:
+    using json = nlohmann::json;
+
+    DocumentBuilder(const std::string& file,
+                    const std::string& text,
+                    const std::size_t* readTo,
+                    json& root,
+                    JsonDocument::LineNode& rootLines)
+        : m_file(file),
+          m_text(text),
+          m_readTo(readTo),
+          m_root(root),
+          m_rootLines(rootLines)
+    {
+    }
+
+    bool null()
+    {
+        return Value(json(nullptr));
+    }
+
+    bool boolean(bool v)
+    {
+        return Value(json(v));
+    }
+
+    bool number_integer(json::number_integer_t v)
+    {
+        return Value(json(v));
+    }
+
+    bool number_unsigned(json::number_unsigned_t v)
+    {
+        return Value(json(v));
+    }
+
+    bool number_float(json::number_float_t v, const json::string_t& /*text*/)
+    {
+        return Value(json(v));
+    }
+
+    bool string(json::string_t& v)
+    {
+        CheckControl(v, "the string", ChildPointer());
+        return Value(json(v));
+    }
+
+    bool binary(json::binary_t& /*v*/)
+    {
+        Throw(CurrentLine(), ChildPointer(), "binary values are not JSON");
+    }
+
+    bool start_object(std::size_t /*elements*/)
+    {
+        return Open(json::object());
+    }
+
+    bool key(json::string_t& k)
+    {
+        Frame& f = m_stack.back();
+        CheckControl(k, "a key", PointerOf(m_stack.size()));
+        if (f.value->contains(k))
+        {
+            std::size_t first = 0;
+            for (std::size_t i = 0; i < f.lines->keys.size(); ++i)
+            {
+                if (f.lines->keys[i] == k)
+                {
+                    first = f.lines->children[i].line;
+                }
+            }
+            Throw(CurrentLine(),
+                  PointerOf(m_stack.size()) + "/" + EscapePointerToken(k),
+                  "duplicate key '" + k + "' (first given on line " + std::to_string(first) +
+                      "; a key may appear once in an object)");
+        }
+        f.key = k;
+        return true;
+    }
+
+    bool end_object()
+    {
+        m_stack.pop_back();
+        return true;
+    }
+
+    bool start_array(std::size_t /*elements*/)
+    {
+        return Open(json::array());
+    }
+
+    bool end_array()
+    {
+        m_stack.pop_back();
+        return true;
+    }
+
+    bool parse_error(std::size_t position,
+                     const std::string& lastToken,
+                     const nlohmann::detail::exception& e)
+    {
+        // The offending byte; at the end of the input, the last non-blank one.
+        std::size_t p = std::min(position, m_text.size());
+        while (p > 1 && std::isspace(static_cast<unsigned char>(m_text[p - 1])))
+        {
+            --p;
+        }
+        std::size_t line = LineAtOffset(p > 0 ? p - 1 : 0);
+        std::string message;
+        if (e.id == 406)
+        {
+            message = "number '" + lastToken + "' is out of range (not a finite double)";
+        }
+        else
+        {
+            // Strip "[json.exception.parse_error.101] parse error at line x, column y: ".
+            std::string what = e.what();
+            auto colon = what.find(": ");
+            message = "JSON syntax error: " +
+                      (colon == std::string::npos ? what : what.substr(colon + 2));
+        }
+        Throw(line, ChildPointer(), message);
+    }
+
+  private:
+    struct Frame
+    {
+        json* value;
+        JsonDocument::LineNode* lines;
+        std::string token; ///< This value's pointer token in its parent.
+        std::string key;   ///< Objects: the key of the member being read.
+    };
+
+    [[noreturn]] void Throw(std::size_t line, const std::string& pointer, const std::string& m)
+    {
+        throw InputError(m_file, line, JsonDocument::FieldName(pointer), m);
+    }
+
+    /// Pointer of the value at stack depth \p depth (0: the root).
+    std::string PointerOf(std::size_t depth) const
+    {
+        std::string p;
+        for (std::size_t i = 1; i < depth && i < m_stack.size(); ++i)
+        {
+            p += "/" + m_stack[i].token;
+        }
+        return p;
+    }
+
+    /// Pointer of the value being read now (a child of the innermost open container).
+    std::string ChildPointer() const
+    {
+        if (m_stack.empty())
+        {
+            return "";
+        }
+        const Frame& f = m_stack.back();
+        return PointerOf(m_stack.size()) + "/" +
+               (f.value->is_array() ? std::to_string(f.value->size())
+                                    : EscapePointerToken(f.key));
+    }
+
+    void CheckControl(const std::string& s, const char* what, const std::string& pointer)
+    {
+        for (char c : s)
+        {
+            if (static_cast<unsigned char>(c) < 0x20)
+            {
+                char code[8];
+                std::snprintf(code, sizeof code, "%04X", static_cast<unsigned>(c));
+                Throw(CurrentLine(),
+                      pointer,
+                      std::string(what) + " holds the control character U+" + code);
+            }
+        }
+    }
+
+    /// 1-based line of byte \p offset; offsets asked for only grow (else: count from 0).
+    std::size_t LineAtOffset(std::size_t offset)
+    {
+        offset = std::min(offset, m_text.size());
+        if (offset < m_cursor)
+        {
+            m_cursor = 0;
+            m_line = 1;
+        }
+        m_line += static_cast<std::size_t>(
+            std::count(m_text.begin() + static_cast<std::ptrdiff_t>(m_cursor),
+                       m_text.begin() + static_cast<std::ptrdiff_t>(offset),
+                       '\n'));
+        m_cursor = offset;
+        return m_line;
+    }
+
+    /// Line of the last non-blank character the lexer has read: the token just recognised
+    /// (the lexer reads at most one character past a number or literal).
+    std::size_t CurrentLine()
+    {
+        std::size_t p = std::min(*m_readTo, m_text.size());
+        while (p > 0 && std::isspace(static_cast<unsigned char>(m_text[p - 1])))
+        {
+            --p;
+        }
+        return LineAtOffset(p > 0 ? p - 1 : 0);
+    }
+
+    /// Place a new value in the innermost container (or at the root); returns its slots.
+    std::pair<json*, JsonDocument::LineNode*> Slot(std::string& token)
+    {
+        if (m_stack.empty())
+        {
+            return {&m_root, &m_rootLines};
+        }
+        Frame& f = m_stack.back();
+        f.lines->children.emplace_back();
+        if (f.value->is_array())
+        {
+            token = std::to_string(f.value->size());
+            f.value->push_back(json());
+            return {&f.value->back(), &f.lines->children.back()};
+        }
+        token = EscapePointerToken(f.key);
+        f.lines->keys.push_back(f.key);
+        return {&(*f.value)[f.key], &f.lines->children.back()};
+    }
+
+    bool Value(json v)
+    {
+        std::size_t line = CurrentLine();
+        std::string token;
+        auto [slot, lines] = Slot(token);
+        *slot = std::move(v);
+        lines->line = line;
+        return true;
+    }
+
+    bool Open(json container)
+    {
+        std::size_t line = CurrentLine();
+        if (m_stack.size() >= JsonDocument::MaxDepth())
+        {
+            Throw(line,
+                  ChildPointer(),
+                  "objects and arrays nested deeper than " +
+                      std::to_string(JsonDocument::MaxDepth()) + " levels");
+        }
+        std::string token;
+        auto [slot, lines] = Slot(token);
+        *slot = std::move(container);
+        lines->line = line;
+        m_stack.push_back(Frame{slot, lines, token, ""});
+        return true;
+    }
+
+    const std::string& m_file;
+    const std::string& m_text;
+    const std::size_t* m_readTo;
+    json& m_root;
+    JsonDocument::LineNode& m_rootLines;
+    std::vector<Frame> m_stack;
+    std::size_t m_cursor = 0; ///< Offset up to which newlines are counted.
+    std::size_t m_line = 1;   ///< Line at m_cursor.
+};
+
 } // namespace
 
 JsonDocument::JsonDocument()
-    : m_root(std::make_unique<nlohmann::json>())
+    : m_root(std::make_unique<nlohmann::json>()),
+      m_lines(std::make_unique<LineNode>())
 {
 }
 
@@ -116,93 +438,15 @@ JsonDocument::Load(const std::string& path)
 JsonDocument
 JsonDocument::Parse(const std::string& file, const std::string& text)
 {
+    std::size_t skip = TextUtil::CheckEncoding(file, text);
     JsonDocument doc;
     doc.m_file = file;
     std::size_t readTo = 0;
-    // Line of the last non-blank character the lexer has consumed: the line of the token
-    // that has just been recognised.
-    auto currentLine = [&]() {
-        std::size_t p = std::min(readTo, text.size());
-        while (p > 0 && std::isspace(static_cast<unsigned char>(text[p - 1])))
-        {
-            --p;
-        }
-        return TextUtil::LineOfOffset(text, p > 0 ? p - 1 : 0);
-    };
-
-    struct Frame
-    {
-        std::string pointer;
-        bool isArray;
-        std::size_t index;
-        std::string key;
-    };
-
-    std::vector<Frame> stack;
-    auto childPointer = [&]() -> std::string {
-        if (stack.empty())
-        {
-            return "";
-        }
-        const Frame& f = stack.back();
-        return f.pointer + "/" + (f.isArray ? std::to_string(f.index) : EscapePointerToken(f.key));
-    };
-    auto advance = [&]() {
-        if (!stack.empty() && stack.back().isArray)
-        {
-            ++stack.back().index;
-        }
-    };
-
-    using Event = nlohmann::json::parse_event_t;
-    auto callback = [&](int /*depth*/, Event event, nlohmann::json& parsed) {
-        switch (event)
-        {
-        case Event::object_start:
-        case Event::array_start: {
-            std::string p = childPointer();
-            doc.m_lines.emplace(p, currentLine());
-            stack.push_back(Frame{p, event == Event::array_start, 0, ""});
-            break;
-        }
-        case Event::key:
-            if (!stack.empty())
-            {
-                stack.back().key = parsed.get<std::string>();
-            }
-            break;
-        case Event::object_end:
-        case Event::array_end:
-            if (!stack.empty())
-            {
-                stack.pop_back();
-            }
-            advance();
-            break;
-        case Event::value:
-            doc.m_lines.emplace(childPointer(), currentLine());
-            advance();
-            break;
-        }
-        return true;
-    };
-
+    DocumentBuilder builder(file, text, &readTo, *doc.m_root, *doc.m_lines);
     const char* begin = text.data();
-    TrackingIterator first(begin, &readTo, begin);
+    TrackingIterator first(begin + skip, &readTo, begin);
     TrackingIterator last(begin + text.size(), &readTo, begin);
-    try
-    {
-        *doc.m_root = nlohmann::json::parse(first, last, callback, true, false);
-    }
-    catch (const nlohmann::json::parse_error& e)
-    {
-        std::size_t line = TextUtil::LineOfOffset(text, e.byte > 0 ? e.byte - 1 : 0);
-        std::string what = e.what();
-        // Strip nlohmann's "[json.exception.parse_error.101] parse error at line x, column y: "
-        auto colon = what.find(": ");
-        std::string msg = colon == std::string::npos ? what : what.substr(colon + 2);
-        throw InputError(file, line, "", "JSON syntax error: " + msg);
-    }
+    nlohmann::json::sax_parse(first, last, &builder);
     return doc;
 }
 
@@ -221,50 +465,54 @@ JsonDocument::Root() const
 std::size_t
 JsonDocument::LineOf(const std::string& pointer) const
 {
-    std::string p = pointer;
-    while (true)
+    const LineNode* node = m_lines.get();
+    for (const std::string& escaped : PointerTokens(pointer))
     {
-        auto it = m_lines.find(p);
-        if (it != m_lines.end())
+        const LineNode* next = nullptr;
+        if (!node->keys.empty())
         {
-            return it->second;
+            std::string key = UnescapePointerToken(escaped);
+            for (std::size_t i = 0; i < node->keys.size() && !next; ++i)
+            {
+                next = node->keys[i] == key ? &node->children[i] : nullptr;
+            }
         }
-        if (p.empty())
+        else
         {
-            return 0;
+            unsigned long long index = 0;
+            if (TextUtil::ParseUnsigned(escaped, index) && index < node->children.size())
+            {
+                next = &node->children[index];
+            }
         }
-        p = p.substr(0, p.find_last_of('/'));
+        if (!next)
+        {
+            break;
+        }
+        node = next;
     }
+    return node->line;
 }
 
 std::string
 JsonDocument::FieldName(const std::string& pointer)
 {
     std::string out;
-    std::size_t pos = 0;
-    while (pos < pointer.size())
+    for (const std::string& escaped : PointerTokens(pointer))
     {
-        std::size_t next = pointer.find('/', pos + 1);
-        std::string token = pointer.substr(pos + 1, next == std::string::npos ? std::string::npos
-                                                                             : next - pos - 1);
-        bool numeric = !token.empty();
-        for (char c : token)
+        bool numeric = !escaped.empty();
+        for (char c : escaped)
         {
             numeric = numeric && std::isdigit(static_cast<unsigned char>(c));
         }
         if (numeric)
         {
-            out += "[" + token + "]";
+            out += "[" + escaped + "]";
         }
         else
         {
-            out += (out.empty() ? "" : ".") + token;
+            out += (out.empty() ? "" : ".") + UnescapePointerToken(escaped);
         }
-        if (next == std::string::npos)
-        {
-            break;
-        }
-        pos = next;
     }
     return out;
 }

@@ -31,8 +31,10 @@ LocalOptimizerConfig::Validate() const
             learningRate);
     Require(weightDecay >= 0 && std::isfinite(weightDecay), "weightDecay",
             "non-negative and finite", weightDecay);
+    Require(momentum >= 0 && momentum < 1, "momentum", "in [0, 1)", momentum);
     if (kind == LocalOptimizerKind::ADAMW)
     {
+        Require(momentum == 0, "momentum", "0 with adamw (beta1 is its momentum)", momentum);
         Require(beta1 >= 0 && beta1 < 1, "beta1", "in [0, 1)", beta1);
         Require(beta2 >= 0 && beta2 < 1, "beta2", "in [0, 1)", beta2);
         Require(epsilon > 0, "epsilon", "positive", epsilon);
@@ -68,6 +70,10 @@ LocalOptimizer::LocalOptimizer(const LocalOptimizerConfig& config, std::size_t d
     {
         throw std::invalid_argument("optimizer: dimension must be positive");
     }
+    if (config.kind == LocalOptimizerKind::SGD && config.momentum > 0)
+    {
+        m_m = Eigen::VectorXd::Zero(dimension);
+    }
     if (config.kind == LocalOptimizerKind::ADAMW)
     {
         m_m = Eigen::VectorXd::Zero(dimension);
@@ -90,7 +96,21 @@ LocalOptimizer::Step(Eigen::VectorXd& x, const Eigen::VectorXd& grad)
     }
     if (m_config.kind == LocalOptimizerKind::SGD)
     {
-        x.noalias() -= lr * grad;
+        const double mu = m_config.momentum;
+        if (mu == 0)
+        {
+            x.noalias() -= lr * grad;
+            return;
+        }
+        m_m = mu * m_m + grad;
+        if (m_config.nesterov)
+        {
+            x.noalias() -= lr * (grad + mu * m_m);
+        }
+        else
+        {
+            x.noalias() -= lr * m_m;
+        }
         return;
     }
     const double b1 = m_config.beta1;

@@ -15,7 +15,7 @@ namespace ns3
 /// The inner (local) optimisation rule.
 enum class LocalOptimizerKind
 {
-    SGD,  ///< Plain minibatch SGD.
+    SGD,  ///< Minibatch SGD, optionally with (Nesterov) momentum.
     ADAMW ///< Adam with decoupled weight decay.
 };
 
@@ -27,6 +27,8 @@ struct LocalOptimizerConfig
     /// Rows per minibatch, per island (per worker when colocated); 0 = the full shard.
     uint32_t batchSize = 32;
     double weightDecay = 0; ///< Decoupled weight decay wd >= 0 (both kinds).
+    double momentum = 0;    ///< SGD momentum mu in [0, 1) (0 = plain SGD).
+    bool nesterov = false;  ///< SGD: Nesterov momentum (with momentum > 0).
     double beta1 = 0.9;     ///< AdamW first-moment decay, in [0, 1).
     double beta2 = 0.999;   ///< AdamW second-moment decay, in [0, 1).
     double epsilon = 1e-8;  ///< AdamW denominator guard, > 0.
@@ -43,11 +45,13 @@ struct LocalOptimizerConfig
  * \brief One optimiser instance (its state) applying steps to a parameter vector. Pure C++.
  *
  * With gradient g of step t = 1, 2, ... (lr, wd, b1, b2, eps from LocalOptimizerConfig):
- * - SGD:   x <- x - lr * wd * x - lr * g.
+ * - SGD:   x <- x - lr * wd * x; then with momentum mu = 0: x <- x - lr * g; with mu > 0
+ *          (PyTorch's SGD): b <- mu b + g (b starts at zero), x <- x - lr * b, or with Nesterov
+ *          x <- x - lr * (g + mu b).
  * - AdamW: x <- x - lr * wd * x; m <- b1 m + (1 - b1) g; v <- b2 v + (1 - b2) g^2;
  *          x <- x - lr * (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps)   (element-wise;
  *          Loshchilov & Hutter, as PyTorch's AdamW). m and v start at zero.
- * The state (m, v, t) belongs to the island: synchronisation does not touch it.
+ * The state (b, m, v, t) belongs to the island: synchronisation does not touch it.
  */
 class LocalOptimizer
 {
@@ -63,7 +67,7 @@ class LocalOptimizer
 
   private:
     LocalOptimizerConfig m_config;
-    Eigen::VectorXd m_m;
+    Eigen::VectorXd m_m; ///< AdamW first moment, or the SGD momentum buffer b.
     Eigen::VectorXd m_v;
     uint64_t m_steps;
 };

@@ -34,11 +34,21 @@ MulticastSender::Send(Ptr<Packet> packet,
             Ptr<Socket> s = Socket::CreateSocket(m_node, UdpSocketFactory::GetTypeId());
             NS_ABORT_MSG_IF(s->Bind() != 0, "MulticastSender: cannot bind");
             s->BindToNetDevice(m_node->GetDevice(dev));
+            if (m_tos != 0)
+            {
+                s->SetIpTos(m_tos);
+            }
             it = m_sockets.emplace(dev, s).first;
         }
         Ptr<Packet> copy = i + 1 < devices.size() ? packet->Copy() : packet;
         it->second->SendTo(copy, 0, InetSocketAddress(group, port));
     }
+}
+
+void
+MulticastSender::SetIpTos(uint8_t tos)
+{
+    m_tos = tos;
 }
 
 void

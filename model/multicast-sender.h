@@ -35,12 +35,15 @@ class MulticastSender
               Ipv4Address group,
               uint16_t port,
               const std::vector<uint32_t>& devices);
+    /// IPv4 TOS byte of every copy sent (e.g. ECT(0) = 2 for ECN-capable packets).
+    void SetIpTos(uint8_t tos);
     /// Close all sockets.
     void Close();
 
   private:
     Ptr<Node> m_node;
     std::map<uint32_t, Ptr<Socket>> m_sockets;
+    uint8_t m_tos = 0;
 };
 
 } // namespace ns3

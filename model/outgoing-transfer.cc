@@ -79,6 +79,7 @@ OutgoingTransfer::OnAck(uint32_t receiver,
                         const std::vector<Range>& nacks,
                         double echo)
 {
+    m_lastQueuedHighest = -1;
     auto it = m_cumulative.find(receiver);
     if (it == m_cumulative.end())
     {
@@ -100,6 +101,7 @@ OutgoingTransfer::OnAck(uint32_t receiver,
             {
                 m_queued[s] = true;
                 m_retransmit.push_back(static_cast<uint32_t>(s));
+                m_lastQueuedHighest = std::max<int64_t>(m_lastQueuedHighest, s);
             }
         }
     }
@@ -123,6 +125,18 @@ OutgoingTransfer::Complete() const
         }
     }
     return true;
+}
+
+int64_t
+OutgoingTransfer::LastQueuedHighest() const
+{
+    return m_lastQueuedHighest;
+}
+
+std::size_t
+OutgoingTransfer::QueuedRetransmissions() const
+{
+    return m_retransmit.size();
 }
 
 bool

@@ -49,6 +49,10 @@ class OutgoingTransfer
     /// Every receiver has every segment.
     bool Complete() const;
     bool HasQueuedRetransmissions() const;
+    /// Segments queued for retransmission now.
+    std::size_t QueuedRetransmissions() const;
+    /// The highest segment the last OnAck queued for retransmission (-1: none).
+    int64_t LastQueuedHighest() const;
     /// Receivers that have not acknowledged everything yet.
     std::vector<uint32_t> PendingReceivers() const;
     /// Segments sent again so far.
@@ -67,6 +71,7 @@ class OutgoingTransfer
     std::vector<double> m_lastSent;
     std::vector<bool> m_resent;
     uint64_t m_retransmissions = 0;
+    int64_t m_lastQueuedHighest = -1;
 };
 
 } // namespace ns3

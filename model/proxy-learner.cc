@@ -63,6 +63,7 @@ ProxyLearner::ProxyLearner(std::shared_ptr<const ProxyTask> task, std::size_t is
     , m_grad(m_x.size())
     , m_syncs(0)
     , m_lastSyncRound(0)
+    , m_trackShardLoss(true)
 {
     outer.Validate();
 }
@@ -103,7 +104,7 @@ ProxyLearner::LocalSteps(uint32_t round, uint32_t steps)
         m_optimizer.Step(m_x, m_grad);
     }
     record.meanBatchLoss = steps > 0 ? batchLoss / steps : std::numeric_limits<double>::quiet_NaN();
-    record.loss = LocalLoss();
+    record.loss = m_trackShardLoss ? LocalLoss() : std::numeric_limits<double>::quiet_NaN();
     m_history.push_back(record);
 }
 
@@ -224,6 +225,12 @@ ProxyLearner::GlobalLoss() const
     return m_task->HeldOutLoss(m_x);
 }
 
+Evaluation
+ProxyLearner::HeldOut() const
+{
+    return m_task->HeldOut(m_x);
+}
+
 uint64_t
 ProxyLearner::StepsDone() const
 {
@@ -246,6 +253,12 @@ const std::vector<LocalRoundRecord>&
 ProxyLearner::LocalHistory() const
 {
     return m_history;
+}
+
+void
+ProxyLearner::SetShardLossTracking(bool on)
+{
+    m_trackShardLoss = on;
 }
 
 double

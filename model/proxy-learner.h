@@ -34,7 +34,8 @@ struct LocalRoundRecord
 {
     uint32_t round = 0;       ///< Round passed to LocalSteps.
     uint32_t steps = 0;       ///< Local steps run.
-    double loss = 0;          ///< Loss on the island's full shard after the steps.
+    double loss = 0;          ///< Loss on the island's full shard after the steps (NaN if not
+                              ///< tracked: ProxyLearner::SetShardLossTracking).
     double meanBatchLoss = 0; ///< Mean minibatch loss seen by the steps (NaN if none).
 };
 
@@ -106,6 +107,8 @@ class ProxyLearner : public IslandLearner
     double LocalLoss() const;
     /// Loss of x on the held-out set.
     double GlobalLoss() const;
+    /// Loss and accuracy of x on the held-out set.
+    Evaluation HeldOut() const;
     /// Inner steps run so far.
     uint64_t StepsDone() const;
     /// Synchronisations with at least one peer so far.
@@ -114,8 +117,12 @@ class ProxyLearner : public IslandLearner
     uint32_t LastSyncRound() const;
     /// One record per LocalSteps call.
     const std::vector<LocalRoundRecord>& LocalHistory() const;
-    /// Shard loss after the last LocalSteps call (NaN before the first).
+    /// Shard loss after the last LocalSteps call (NaN before the first, or when shard-loss
+    /// tracking is off).
     double LastLocalLoss() const;
+    /// Whether LocalSteps evaluates the loss on the full shard afterwards (on by default; a
+    /// full pass over the shard per call, which the fast path turns off).
+    void SetShardLossTracking(bool on);
 
   private:
     /// Outer step towards the clique average \p average (see the class description).
@@ -132,6 +139,7 @@ class ProxyLearner : public IslandLearner
     Eigen::VectorXd m_grad;
     uint32_t m_syncs;
     uint32_t m_lastSyncRound;
+    bool m_trackShardLoss;
     std::vector<LocalRoundRecord> m_history;
 };
 

@@ -3,10 +3,11 @@
  */
 #include "proxy-task.h"
 
-#include "batch-sampler.h"
+#include "classification-task.h"
+#include "linear-task.h"
 
 #include <cmath>
-#include <random>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -14,30 +15,6 @@ namespace ns3
 
 namespace
 {
-
-/// Random streams of a task (BatchSampler::DeriveSeed(seed, stream)).
-constexpr uint64_t kModelStream = 0;
-constexpr uint64_t kHeldOutStream = 1;
-constexpr uint64_t kIdenticalStream = 2;
-constexpr uint64_t kFirstShardStream = 3;
-
-double
-Sigmoid(double z)
-{
-    if (z >= 0)
-    {
-        return 1 / (1 + std::exp(-z));
-    }
-    double e = std::exp(z);
-    return e / (1 + e);
-}
-
-/// log(1 + exp(z)) without overflow.
-double
-Softplus(double z)
-{
-    return z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
-}
 
 void
 RequirePositive(std::size_t value, const std::string& field)
@@ -48,299 +25,205 @@ RequirePositive(std::size_t value, const std::string& field)
     }
 }
 
+void
+RequireFinite(double value, bool positive, const std::string& field)
+{
+    if (!std::isfinite(value) || (positive ? !(value > 0) : !(value >= 0)))
+    {
+        throw std::invalid_argument("proxy task: " + field + " must be " +
+                                    (positive ? "positive" : "non-negative") + " and finite (got " +
+                                    std::to_string(value) + ")");
+    }
+}
+
 } // namespace
 
 void
 ProxyTaskConfig::Validate() const
 {
-    RequirePositive(dimension, "dimension");
     RequirePositive(islands, "islands");
     RequirePositive(samplesPerIsland, "samplesPerIsland");
     RequirePositive(heldOutSamples, "heldOutSamples");
-    if (!(heterogeneity >= 0) || !std::isfinite(heterogeneity))
+    if (kind == ProxyTaskKind::CLASSIFICATION)
     {
-        throw std::invalid_argument("proxy task: heterogeneity must be non-negative and finite "
-                                    "(got " +
-                                    std::to_string(heterogeneity) + ")");
+        if (dataset != "synthetic" && dataset != "fashion-mnist")
+        {
+            throw std::invalid_argument("proxy task: unknown dataset '" + dataset +
+                                        "' (synthetic | fashion-mnist)");
+        }
+        RequirePositive(inputs, "inputs");
+        RequirePositive(latent, "latent");
+        if (latent > inputs)
+        {
+            throw std::invalid_argument("proxy task: latent (" + std::to_string(latent) +
+                                        ") must not exceed inputs (" + std::to_string(inputs) +
+                                        ")");
+        }
+        if (classes < 2)
+        {
+            throw std::invalid_argument("proxy task: classes must be at least 2 (got " +
+                                        std::to_string(classes) + ")");
+        }
+        RequirePositive(modesPerClass, "modesPerClass");
+        RequireFinite(modeNoise, true, "modeNoise");
+        for (std::size_t l = 0; l < hidden.size(); ++l)
+        {
+            RequirePositive(hidden[l], "hidden[" + std::to_string(l) + "]");
+        }
+        try
+        {
+            LabelSkew::ValidateAlpha(alpha);
+        }
+        catch (const std::invalid_argument&)
+        {
+            throw std::invalid_argument("proxy task: alpha must be positive (got " +
+                                        std::to_string(alpha) + "; inf = iid shards)");
+        }
+        return;
     }
-    if (!(noise >= 0) || !std::isfinite(noise))
-    {
-        throw std::invalid_argument("proxy task: noise must be non-negative and finite (got " +
-                                    std::to_string(noise) + ")");
-    }
-    if (!(signal > 0) || !std::isfinite(signal))
-    {
-        throw std::invalid_argument("proxy task: signal must be positive and finite (got " +
-                                    std::to_string(signal) + ")");
-    }
+    RequirePositive(dimension, "dimension");
+    RequireFinite(heterogeneity, false, "heterogeneity");
+    RequireFinite(noise, false, "noise");
+    RequireFinite(signal, true, "signal");
 }
 
-ProxyLoss
-ProxyTaskConfig::ParseLoss(const std::string& name)
+ProxyTaskKind
+ProxyTaskConfig::ParseKind(const std::string& name)
 {
+    if (name == "classification")
+    {
+        return ProxyTaskKind::CLASSIFICATION;
+    }
     if (name == "least-squares")
     {
-        return ProxyLoss::LEAST_SQUARES;
+        return ProxyTaskKind::LEAST_SQUARES;
     }
     if (name == "logistic")
     {
-        return ProxyLoss::LOGISTIC;
+        return ProxyTaskKind::LOGISTIC;
     }
-    throw std::invalid_argument("proxy task: unknown loss '" + name +
-                                "' (least-squares | logistic)");
+    throw std::invalid_argument("proxy task: unknown task '" + name +
+                                "' (classification | least-squares | logistic)");
 }
 
 std::string
-ProxyTaskConfig::LossName(ProxyLoss loss)
+ProxyTaskConfig::KindName(ProxyTaskKind kind)
 {
-    return loss == ProxyLoss::LEAST_SQUARES ? "least-squares" : "logistic";
+    switch (kind)
+    {
+    case ProxyTaskKind::CLASSIFICATION:
+        return "classification";
+    case ProxyTaskKind::LEAST_SQUARES:
+        return "least-squares";
+    case ProxyTaskKind::LOGISTIC:
+        return "logistic";
+    }
+    return "?";
 }
 
-ProxyTask::ProxyTask(const ProxyTaskConfig& config)
-    : m_config(config)
+std::vector<std::size_t>
+ProxyTaskConfig::ParseHidden(const std::string& text)
 {
-    config.Validate();
-    const std::size_t d = config.dimension;
-    const std::size_t n = config.islands;
-    std::mt19937_64 rng(BatchSampler::DeriveSeed(config.seed, kModelStream));
-    std::normal_distribution<double> gauss(0, 1);
-    const double unit = 1 / std::sqrt(static_cast<double>(d));
-    m_trueModel.resize(d);
-    for (std::size_t j = 0; j < d; ++j)
+    std::vector<std::size_t> out;
+    if (text.empty() || text == "none")
     {
-        m_trueModel[j] = gauss(rng) * config.signal * unit;
+        return out;
     }
-    m_featureShift.resize(n, d);
-    m_conceptShift.resize(n, d);
-    for (std::size_t k = 0; k < n; ++k)
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
     {
-        for (std::size_t j = 0; j < d; ++j)
+        std::size_t used = 0;
+        unsigned long long value = 0;
+        try
         {
-            m_featureShift(k, j) = gauss(rng) * unit;
-            m_conceptShift(k, j) = gauss(rng) * config.signal * unit;
+            value = std::stoull(item, &used);
         }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (item.empty() || used != item.size() || value == 0 || item[0] == '-')
+        {
+            throw std::invalid_argument("proxy task: hidden layer width '" + item +
+                                        "' is not a positive integer (in '" + text + "')");
+        }
+        out.push_back(static_cast<std::size_t>(value));
     }
-    m_conceptShift.rowwise() -= m_conceptShift.colwise().mean();
-
-    Draw(n, config.heldOutSamples, kHeldOutStream, m_heldOutFeatures, m_heldOutTargets);
-    const std::size_t shards = config.identicalData ? 1 : n;
-    m_features.resize(shards);
-    m_targets.resize(shards);
-    for (std::size_t k = 0; k < shards; ++k)
+    if (!text.empty() && text.back() == ',')
     {
-        if (config.identicalData)
-        {
-            Draw(n, config.samplesPerIsland, kIdenticalStream, m_features[k], m_targets[k]);
-        }
-        else
-        {
-            Draw(k, config.samplesPerIsland, kFirstShardStream + k, m_features[k], m_targets[k]);
-        }
+        throw std::invalid_argument("proxy task: hidden layer widths '" + text +
+                                    "' end with a comma");
     }
+    return out;
 }
 
-void
-ProxyTask::Draw(std::size_t island, std::size_t rows, uint64_t stream, Matrix& x,
-                Eigen::VectorXd& y) const
+std::string
+ProxyTaskConfig::HiddenText(const std::vector<std::size_t>& hidden)
 {
-    const std::size_t d = m_config.dimension;
-    const std::size_t n = m_config.islands;
-    const double h = m_config.heterogeneity;
-    std::mt19937_64 rng(BatchSampler::DeriveSeed(m_config.seed, stream));
-    std::normal_distribution<double> gauss(0, 1);
-    std::uniform_int_distribution<std::size_t> pick(0, n - 1);
-    std::uniform_real_distribution<double> uniform(0, 1);
-    x.resize(rows, d);
-    y.resize(rows);
-    for (std::size_t r = 0; r < rows; ++r)
+    std::string out;
+    for (std::size_t h : hidden)
     {
-        std::size_t k = island < n ? island : pick(rng);
-        for (std::size_t j = 0; j < d; ++j)
-        {
-            x(r, j) = gauss(rng) + h * m_featureShift(k, j);
-        }
-        double z = x.row(r).dot(m_trueModel) + h * x.row(r).dot(m_conceptShift.row(k));
-        if (m_config.loss == ProxyLoss::LEAST_SQUARES)
-        {
-            y[r] = z + m_config.noise * gauss(rng);
-        }
-        else
-        {
-            y[r] = uniform(rng) < Sigmoid(z) ? 1.0 : 0.0;
-        }
+        out += (out.empty() ? "" : ",") + std::to_string(h);
     }
-}
-
-const ProxyTaskConfig&
-ProxyTask::Config() const
-{
-    return m_config;
+    return out.empty() ? "none" : out;
 }
 
 std::size_t
-ProxyTask::Dimension() const
+ProxyTaskConfig::DefaultSamplesPerIsland(ProxyTaskKind kind, const std::string& dataset)
 {
-    return m_config.dimension;
+    return kind == ProxyTaskKind::CLASSIFICATION && dataset == "synthetic" ? 4096 : 1024;
+}
+
+std::shared_ptr<const ProxyTask>
+ProxyTask::Create(const ProxyTaskConfig& config)
+{
+    config.Validate();
+    if (config.kind == ProxyTaskKind::CLASSIFICATION)
+    {
+        return std::make_shared<const ClassificationTask>(config);
+    }
+    return std::make_shared<const LinearTask>(config);
 }
 
 std::size_t
 ProxyTask::Islands() const
 {
-    return m_config.islands;
+    return Config().islands;
+}
+
+double
+ProxyTask::HeldOutLoss(const Eigen::VectorXd& w) const
+{
+    return HeldOut(w).loss;
 }
 
 void
 ProxyTask::CheckIsland(std::size_t island) const
 {
-    if (island >= m_config.islands)
+    if (island >= Islands())
     {
         throw std::out_of_range("proxy task: island " + std::to_string(island) + " out of range (" +
-                                std::to_string(m_config.islands) + " islands)");
+                                std::to_string(Islands()) + " islands)");
     }
 }
 
 void
-ProxyTask::CheckVector(const Eigen::VectorXd& w) const
+ProxyTask::CheckRows(const std::vector<std::size_t>& rows, std::size_t shardRows,
+                     std::size_t island)
 {
-    if (static_cast<std::size_t>(w.size()) != m_config.dimension)
-    {
-        throw std::invalid_argument("proxy task: parameter vector has " + std::to_string(w.size()) +
-                                    " entries, expected " + std::to_string(m_config.dimension));
-    }
-}
-
-const ProxyTask::Matrix&
-ProxyTask::Features(std::size_t island) const
-{
-    CheckIsland(island);
-    return m_features[m_config.identicalData ? 0 : island];
-}
-
-const Eigen::VectorXd&
-ProxyTask::Targets(std::size_t island) const
-{
-    CheckIsland(island);
-    return m_targets[m_config.identicalData ? 0 : island];
-}
-
-std::size_t
-ProxyTask::ShardRows(std::size_t island) const
-{
-    return static_cast<std::size_t>(Features(island).rows());
-}
-
-const ProxyTask::Matrix&
-ProxyTask::HeldOutFeatures() const
-{
-    return m_heldOutFeatures;
-}
-
-const Eigen::VectorXd&
-ProxyTask::HeldOutTargets() const
-{
-    return m_heldOutTargets;
-}
-
-const Eigen::VectorXd&
-ProxyTask::TrueModel() const
-{
-    return m_trueModel;
-}
-
-Eigen::VectorXd
-ProxyTask::IslandModel(std::size_t island) const
-{
-    CheckIsland(island);
-    return m_trueModel + m_config.heterogeneity * m_conceptShift.row(island).transpose();
-}
-
-Eigen::VectorXd
-ProxyTask::InitialParameters() const
-{
-    return Eigen::VectorXd::Zero(m_config.dimension);
-}
-
-double
-ProxyTask::Evaluate(const Matrix& x, const Eigen::VectorXd& y, const Eigen::VectorXd& w,
-                    Eigen::VectorXd* grad) const
-{
-    CheckVector(w);
-    const double rows = static_cast<double>(x.rows());
-    Eigen::VectorXd z = x * w;
-    Eigen::VectorXd residual(z.size()); // d loss / d z per row
-    double loss = 0;
-    for (Eigen::Index r = 0; r < z.size(); ++r)
-    {
-        if (m_config.loss == ProxyLoss::LEAST_SQUARES)
-        {
-            residual[r] = z[r] - y[r];
-            loss += 0.5 * residual[r] * residual[r];
-        }
-        else
-        {
-            residual[r] = Sigmoid(z[r]) - y[r];
-            loss += Softplus(z[r]) - y[r] * z[r];
-        }
-    }
-    if (grad)
-    {
-        grad->noalias() = x.transpose() * residual;
-        *grad /= rows;
-    }
-    return loss / rows;
-}
-
-double
-ProxyTask::ShardLoss(std::size_t island, const Eigen::VectorXd& w) const
-{
-    return Evaluate(Features(island), Targets(island), w, nullptr);
-}
-
-double
-ProxyTask::ShardGradient(std::size_t island, const Eigen::VectorXd& w, Eigen::VectorXd& grad) const
-{
-    return Evaluate(Features(island), Targets(island), w, &grad);
-}
-
-double
-ProxyTask::BatchGradient(std::size_t island, const Eigen::VectorXd& w,
-                         const std::vector<std::size_t>& rows, Eigen::VectorXd& grad) const
-{
-    const Matrix& x = Features(island);
-    const Eigen::VectorXd& y = Targets(island);
     if (rows.empty())
     {
         throw std::invalid_argument("proxy task: empty minibatch");
     }
     for (std::size_t r : rows)
     {
-        if (r >= static_cast<std::size_t>(x.rows()))
+        if (r >= shardRows)
         {
             throw std::out_of_range("proxy task: row " + std::to_string(r) +
                                     " beyond the shard of island " + std::to_string(island));
         }
     }
-    if (rows.size() == static_cast<std::size_t>(x.rows()))
-    {
-        bool identity = true;
-        for (std::size_t i = 0; i < rows.size() && identity; ++i)
-        {
-            identity = rows[i] == i;
-        }
-        if (identity)
-        {
-            return Evaluate(x, y, w, &grad);
-        }
-    }
-    Matrix xb = x(rows, Eigen::all);
-    Eigen::VectorXd yb = y(rows);
-    return Evaluate(xb, yb, w, &grad);
-}
-
-double
-ProxyTask::HeldOutLoss(const Eigen::VectorXd& w) const
-{
-    return Evaluate(m_heldOutFeatures, m_heldOutTargets, w, nullptr);
 }
 
 } // namespace ns3

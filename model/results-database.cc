@@ -3,15 +3,22 @@
  */
 #include "results-database.h"
 
+#include "module-version.h"
+
 #include <sqlite3.h>
 
-#include <chrono>
-#include <ctime>
-#include <stdexcept>
+#include <sys/stat.h>
 
-#ifndef INTELLIGENT_NETWORK_VERSION
-#define INTELLIGENT_NETWORK_VERSION "unknown"
-#endif
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
 
 namespace ns3
 {
@@ -43,6 +50,8 @@ CREATE TABLE IF NOT EXISTS runs(
   sim_time_s REAL,
   wall_time_s REAL);
 CREATE INDEX IF NOT EXISTS runs_key ON runs(run_key);
+CREATE UNIQUE INDEX IF NOT EXISTS runs_complete_key ON runs(run_key)
+  WHERE status = 'complete' AND run_key IS NOT NULL;
 CREATE TABLE IF NOT EXISTS rounds(
   run_id INTEGER NOT NULL REFERENCES runs(run_id),
   round INTEGER NOT NULL,
@@ -53,6 +62,7 @@ CREATE TABLE IF NOT EXISTS rounds(
   duration_s REAL NOT NULL,
   bytes INTEGER NOT NULL,
   retransmitted_bytes INTEGER NOT NULL,
+  pattern TEXT,
   PRIMARY KEY(run_id, round, clique));
 CREATE TABLE IF NOT EXISTS island_rounds(
   run_id INTEGER NOT NULL REFERENCES runs(run_id),
@@ -112,36 +122,222 @@ CREATE TABLE IF NOT EXISTS training(
   global_loss REAL,
   mean_global_loss REAL,
   consensus_distance REAL,
+  global_accuracy REAL,
+  mean_global_accuracy REAL,
   PRIMARY KEY(run_id, round, island));
+CREATE VIEW IF NOT EXISTS run_rounds AS
+SELECT r.run_id, r.run_key, r.status, r.program, r.topology, r.schedule, r.mode,
+  r.model_bytes, r.seed, r.run_number,
+  q.round,
+  COUNT(*) AS cliques,
+  MIN(q.start_s) AS start_s,
+  MAX(q.end_s) AS end_s,
+  MAX(q.end_s) - MIN(q.start_s) AS round_time_s,
+  SUM(q.bytes) AS bytes,
+  SUM(q.retransmitted_bytes) AS retransmitted_bytes,
+  (SELECT group_concat(p, ',') FROM
+     (SELECT COALESCE(x.pattern, r.mode) AS p FROM rounds x
+      WHERE x.run_id = r.run_id AND x.round = q.round ORDER BY x.clique)) AS patterns,
+  COALESCE((SELECT MIN(l.capacity_bps) FROM links l
+            WHERE l.run_id = r.run_id AND l.kind = 'private'),
+           CASE WHEN json_valid(r.parameters)
+                 AND json_extract(r.parameters, '$.linkRate') > 0
+                THEN json_extract(r.parameters, '$.linkRate') END) AS link_rate_bps,
+  COALESCE((SELECT MAX(l.capacity_bps) FROM links l
+            WHERE l.run_id = r.run_id AND l.kind = 'private'),
+           CASE WHEN json_valid(r.parameters)
+                 AND json_extract(r.parameters, '$.linkRate') > 0
+                THEN json_extract(r.parameters, '$.linkRate') END) AS link_rate_max_bps,
+  COALESCE((SELECT MIN(l.capacity_bps) FROM links l
+            WHERE l.run_id = r.run_id AND l.kind = 'access'),
+           CASE WHEN json_valid(r.parameters)
+                 AND json_extract(r.parameters, '$.accessRate') > 0
+                THEN json_extract(r.parameters, '$.accessRate') END) AS access_rate_bps
+FROM runs r JOIN rounds q ON q.run_id = r.run_id
+GROUP BY r.run_id, q.round;
 )SQL";
+}
+
+namespace
+{
+
+/// Tables of the schema and the columns this class writes (checked on open).
+const std::map<std::string, std::vector<std::string>>&
+RequiredColumns()
+{
+    static const std::map<std::string, std::vector<std::string>> columns = {
+        {"meta", {"key", "value"}},
+        {"runs",
+         {"run_id", "run_key", "status", "error", "created_at", "program", "version", "topology",
+          "schedule", "mode", "seed", "run_number", "model_bytes", "segment_size", "rounds",
+          "parameters", "sim_time_s", "wall_time_s"}},
+        {"rounds",
+         {"run_id", "round", "clique", "members", "start_s", "end_s", "duration_s", "bytes",
+          "retransmitted_bytes"}},
+        {"island_rounds",
+         {"run_id", "round", "island", "clique", "start_s", "compute_end_s", "end_s",
+          "bytes_sent", "bytes_received", "retransmitted_segments"}},
+        {"links",
+         {"run_id", "link", "kind", "from_node", "to_node", "capacity_bps", "bytes", "packets",
+          "payload_bytes", "busy_s", "utilization"}},
+        {"aggregation",
+         {"run_id", "round", "clique", "members", "aggregator", "segments", "mean_slot_wait_s",
+          "max_slot_wait_s", "max_slots_in_use", "timeouts", "duplicates", "stale",
+          "resent_results", "overflows"}},
+        {"fpgas", {"run_id", "device", "contributions", "results", "busy_s", "utilization"}},
+        {"training",
+         {"run_id", "round", "island", "time_s", "local_loss", "global_loss", "mean_global_loss",
+          "consensus_distance"}},
+    };
+    return columns;
+}
+
+/// Before the unique index on complete run keys (schema 2), a key could be recorded complete
+/// twice; the later rows are relabelled 'duplicate' (kept, as history) so the index can exist.
+const char* kRelabelDuplicatesSql =
+    "UPDATE runs SET status = 'duplicate' WHERE status = 'complete' AND run_key IS NOT NULL "
+    "AND run_id NOT IN (SELECT MIN(run_id) FROM runs WHERE status = 'complete' AND run_key IS "
+    "NOT NULL GROUP BY run_key);";
+
+bool
+IsBusy(int rc)
+{
+    int primary = rc & 0xFF;
+    return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
+}
+
+} // namespace
+
+ResultsDatabase::Error::Error(Cause cause, const std::string& message)
+    : std::runtime_error(message),
+      m_cause(cause)
+{
+}
+
+ResultsDatabase::Error::Cause
+ResultsDatabase::Error::GetCause() const
+{
+    return m_cause;
+}
+
+std::string
+ResultsDatabase::Error::CauseName(Cause cause)
+{
+    switch (cause)
+    {
+    case CANNOT_OPEN:
+        return "cannot open";
+    case LOCKED:
+        return "locked";
+    case READ_ONLY:
+        return "read-only";
+    case CORRUPT:
+        return "corrupt";
+    case WRONG_SCHEMA:
+        return "not a results database";
+    case NEWER_VERSION:
+        return "newer version";
+    case DISK_FULL:
+        return "disk full";
+    case IO_ERROR:
+        return "I/O error";
+    case DUPLICATE_RUN:
+        return "duplicate run";
+    case OTHER:
+        break;
+    }
+    return "error";
 }
 
 std::string
 ResultsDatabase::ModuleVersion()
 {
-    return INTELLIGENT_NETWORK_VERSION;
+    return IntelligentNetworkVersion();
 }
 
-ResultsDatabase::ResultsDatabase(const std::string& path)
-    : m_path(path)
+ResultsDatabase::ResultsDatabase(const std::string& path, double busyTimeoutS)
+    : m_path(path),
+      m_busyTimeoutS(busyTimeoutS)
 {
-    if (sqlite3_open_v2(path.c_str(),
-                        &m_db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                        nullptr) != SQLITE_OK)
+    CheckPath();
+    int rc = sqlite3_open_v2(path.c_str(),
+                             &m_db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                             nullptr);
+    if (rc != SQLITE_OK)
     {
-        std::string msg = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+        if (!m_db)
+        {
+            throw Error(Error::OTHER, "results database " + path + ": cannot open: out of memory");
+        }
+        try
+        {
+            Fail("cannot open", rc);
+        }
+        catch (...)
+        {
+            sqlite3_close(m_db);
+            m_db = nullptr;
+            throw;
+        }
+    }
+    sqlite3_extended_result_codes(m_db, 1);
+    sqlite3_busy_timeout(m_db, static_cast<int>(std::min(busyTimeoutS, 1e6) * 1000));
+    try
+    {
+        CheckAndPrepare();
+    }
+    catch (...)
+    {
         sqlite3_close(m_db);
         m_db = nullptr;
-        throw std::runtime_error("results database " + path + ": cannot open: " + msg);
+        throw;
     }
-    sqlite3_busy_timeout(m_db, 120000);
-    Exec("PRAGMA journal_mode=WAL;");
-    Exec("PRAGMA foreign_keys=ON;");
-    Begin();
-    Exec(SchemaSql());
-    Exec("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', '1');");
-    Commit();
+}
+
+std::unique_ptr<ResultsDatabase>
+ResultsDatabase::OpenForRun(const std::string& path, const std::string& runKey)
+{
+    if (path.empty() || path == "none")
+    {
+        return nullptr;
+    }
+    auto db = std::make_unique<ResultsDatabase>(path);
+    if (!runKey.empty() && db->HasCompleteRun(runKey))
+    {
+        db->Fail(Error::DUPLICATE_RUN,
+                 "run key '" + runKey +
+                     "' is already recorded as complete: the run has been done (a sweep skips "
+                     "it; use another --runKey to run it again)");
+    }
+    return db;
+}
+
+void
+ResultsDatabase::CheckPath() const
+{
+    struct stat st;
+    if (stat(m_path.c_str(), &st) == 0)
+    {
+        if (S_ISDIR(st.st_mode))
+        {
+            Fail(Error::CANNOT_OPEN, "is a directory, not a database file");
+        }
+        if (!S_ISREG(st.st_mode))
+        {
+            Fail(Error::CANNOT_OPEN, "is not a regular file");
+        }
+        return;
+    }
+    std::string dir = m_path.find('/') == std::string::npos
+                          ? "."
+                          : m_path.substr(0, std::max<std::size_t>(m_path.rfind('/'), 1));
+    if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    {
+        Fail(Error::CANNOT_OPEN, "its directory " + dir +
+                                     (errno == EACCES ? " cannot be reached (permission denied)"
+                                                      : " does not exist"));
+    }
 }
 
 ResultsDatabase::~ResultsDatabase()
@@ -159,23 +355,341 @@ ResultsDatabase::Path() const
     return m_path;
 }
 
-void
-ResultsDatabase::Fail(const std::string& what) const
+int
+ResultsDatabase::Retry(const std::function<int()>& op)
 {
-    throw std::runtime_error("results database " + m_path + ": " + what + ": " +
-                             sqlite3_errmsg(m_db));
+    auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(m_busyTimeoutS);
+    int sleepMs = 2;
+    while (true)
+    {
+        int rc = op();
+        if (!IsBusy(rc) || std::chrono::steady_clock::now() >= deadline)
+        {
+            return rc;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(sleepMs));
+        sleepMs = std::min(sleepMs * 2, 100);
+    }
+}
+
+void
+ResultsDatabase::SwitchToWal()
+{
+    // The journal mode is persistent: a database switched once stays in WAL. SQLite returns
+    // SQLITE_BUSY at once (without its busy handler) when another connection holds a lock
+    // while the mode changes: retry until the busy timeout.
+    auto mode = [&]() -> std::string {
+        auto rows = Query("PRAGMA journal_mode;");
+        return rows.empty() ? "" : std::get<std::string>(rows[0][0]);
+    };
+    if (mode() == "wal")
+    {
+        return;
+    }
+    std::string result;
+    int rc = Retry([&] {
+        sqlite3_stmt* stmt = nullptr;
+        int r = sqlite3_prepare_v2(m_db, "PRAGMA journal_mode=WAL;", -1, &stmt, nullptr);
+        if (r == SQLITE_OK)
+        {
+            r = sqlite3_step(stmt);
+            if (r == SQLITE_ROW)
+            {
+                result = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+                r = SQLITE_OK;
+            }
+        }
+        sqlite3_finalize(stmt);
+        return r;
+    });
+    if (rc != SQLITE_OK)
+    {
+        Fail("cannot switch to WAL mode", rc);
+    }
+    if (result != "wal")
+    {
+        Fail(Error::OTHER, "cannot switch to WAL mode (the journal mode stays '" + result +
+                               "'; WAL needs shared memory: is the file on a network file system?)");
+    }
+}
+
+void
+ResultsDatabase::CheckAndPrepare()
+{
+    // Steps 1-2 inspect the file. They run once before any write (so that a foreign, newer or
+    // damaged file is refused without being touched) and again inside the write transaction,
+    // where the state cannot change under us: another writer may create or upgrade the schema
+    // between the first look and our lock.
+    int64_t appId = 0;
+    int64_t version = 0;
+    std::map<std::string, std::vector<std::string>> tables;
+    auto inspect = [&]() {
+        // 1. Is it an SQLite database, ours, and not newer than us? (Reading the header is the
+        // first access: a file that is not a database fails here.)
+        std::vector<Row> header;
+        int rc = Retry([&] {
+            try
+            {
+                header = Query("SELECT (SELECT application_id FROM pragma_application_id), "
+                               "(SELECT user_version FROM pragma_user_version);");
+                return SQLITE_OK;
+            }
+            catch (const Error&)
+            {
+                return sqlite3_extended_errcode(m_db);
+            }
+        });
+        if (rc != SQLITE_OK)
+        {
+            Fail("cannot read the database", rc);
+        }
+        appId = std::get<int64_t>(header.at(0).at(0));
+        version = std::get<int64_t>(header.at(0).at(1));
+        tables.clear();
+        for (const auto& row : Query("SELECT name FROM sqlite_master WHERE type = 'table' AND name "
+                                     "NOT LIKE 'sqlite_%';"))
+        {
+            tables[std::get<std::string>(row[0])];
+        }
+        if (appId != 0 && appId != ApplicationId())
+        {
+            char id[16];
+            std::snprintf(id, sizeof id, "0x%08X", static_cast<unsigned>(appId));
+            Fail(Error::WRONG_SCHEMA,
+                 std::string("not a results database: it belongs to another application "
+                             "(application_id ") +
+                     id + ")");
+        }
+        if (version > SchemaVersion())
+        {
+            Fail(Error::NEWER_VERSION,
+                 "written by a newer version of intelligent-network (schema " +
+                     std::to_string(version) + "; this program knows schemas up to " +
+                     std::to_string(SchemaVersion()) + "): use a newer build, or another database");
+        }
+        if (appId == 0 && !tables.empty())
+        {
+            // No application id: schema 1 (before versions), identified by its meta row.
+            std::string v1;
+            if (tables.count("meta") && tables.count("runs"))
+            {
+                auto rows = Query("SELECT value FROM meta WHERE key = 'schema_version';");
+                if (!rows.empty() && std::holds_alternative<std::string>(rows[0][0]))
+                {
+                    v1 = std::get<std::string>(rows[0][0]);
+                }
+            }
+            if (v1.empty())
+            {
+                std::string names;
+                for (const auto& [name, cols] : tables)
+                {
+                    names += (names.empty() ? "" : ", ") + name;
+                }
+                Fail(Error::WRONG_SCHEMA,
+                     "not a results database of intelligent-network (no application id, no "
+                     "schema_version in a table meta; its tables: " +
+                         names + ")");
+            }
+            if (v1 != "1")
+            {
+                Fail(Error::NEWER_VERSION,
+                     "written by a newer version of intelligent-network (meta schema_version " + v1 +
+                         "; this program knows schemas up to " + std::to_string(SchemaVersion()) +
+                         ")");
+            }
+        }
+        // 2. The tables it has must have the columns we write.
+        for (auto& [name, cols] : tables)
+        {
+            auto required = RequiredColumns().find(name);
+            if (required == RequiredColumns().end())
+            {
+                continue; // a table of a later module, or the user's own
+            }
+            std::vector<std::string> have;
+            for (const auto& row : Query("SELECT name FROM pragma_table_info(?);", {name}))
+            {
+                have.push_back(std::get<std::string>(row[0]));
+            }
+            for (const auto& c : required->second)
+            {
+                if (std::find(have.begin(), have.end(), c) == have.end())
+                {
+                    Fail(Error::WRONG_SCHEMA, "table '" + name + "' has no column '" + c +
+                                                  "' (not a results database of this module, or a "
+                                                  "damaged one)");
+                }
+            }
+            cols = have;
+        }
+    };
+    // The first look is one read transaction: the header and the tables come from one snapshot
+    // (a writer that creates the schema between two separate reads would look like schema 1).
+    if (int rc = Retry([&] { return sqlite3_exec(m_db, "BEGIN;", nullptr, nullptr, nullptr); });
+        rc != SQLITE_OK)
+    {
+        Fail("cannot read the database", rc);
+    }
+    try
+    {
+        inspect();
+    }
+    catch (...)
+    {
+        sqlite3_exec(m_db, "ROLLBACK;", nullptr, nullptr, nullptr);
+        throw;
+    }
+    sqlite3_exec(m_db, "COMMIT;", nullptr, nullptr, nullptr);
+    // 3. Writable? (SQLite opens a write-protected file read-only without an error.)
+    if (sqlite3_db_readonly(m_db, "main") == 1)
+    {
+        Fail(Error::READ_ONLY, "read-only: the file is not writable (permissions or a "
+                               "read-only file system); runs cannot be recorded");
+    }
+    // 4. WAL, then the schema (and the upgrade from schema 1) in one write transaction.
+    SwitchToWal();
+    Exec("PRAGMA foreign_keys=ON;");
+    Begin();
+    try
+    {
+        inspect();
+        // Columns added since schema 1: an older database gains them (NULL in old rows).
+        static const std::vector<std::array<const char*, 3>> added = {
+            {"rounds", "pattern", "TEXT"},
+            {"training", "global_accuracy", "REAL"},
+            {"training", "mean_global_accuracy", "REAL"},
+        };
+        for (const auto& [table, column, type] : added)
+        {
+            auto t = tables.find(table);
+            if (t != tables.end() &&
+                std::find(t->second.begin(), t->second.end(), column) == t->second.end())
+            {
+                Exec(std::string("ALTER TABLE ") + table + " ADD COLUMN " + column + " " + type +
+                     ";");
+            }
+        }
+        if (tables.count("runs"))
+        {
+            Exec(kRelabelDuplicatesSql);
+        }
+        Exec(SchemaSql());
+        if (version != SchemaVersion())
+        {
+            Exec("PRAGMA user_version = " + std::to_string(SchemaVersion()) + ";");
+        }
+        if (appId != ApplicationId())
+        {
+            Exec("PRAGMA application_id = " + std::to_string(ApplicationId()) + ";");
+        }
+        Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '" +
+             std::to_string(SchemaVersion()) + "');");
+        Commit();
+    }
+    catch (...)
+    {
+        Rollback();
+        throw;
+    }
+}
+
+void
+ResultsDatabase::Fail(Error::Cause cause, const std::string& message) const
+{
+    throw Error(cause, "results database " + m_path + ": " + message);
+}
+
+void
+ResultsDatabase::Fail(const std::string& what, int rc) const
+{
+    int extended = m_db ? sqlite3_extended_errcode(m_db) : rc;
+    if ((extended & 0xFF) != (rc & 0xFF))
+    {
+        extended = rc;
+    }
+    std::string detail = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
+    int sysErrno = m_db ? sqlite3_system_errno(m_db) : 0;
+    Error::Cause cause = Error::OTHER;
+    std::string text;
+    switch (extended & 0xFF)
+    {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: {
+        std::ostringstream os;
+        os << "locked by another process for longer than the busy timeout (" << m_busyTimeoutS
+           << " s)";
+        cause = Error::LOCKED;
+        text = os.str();
+        break;
+    }
+    case SQLITE_READONLY:
+        cause = Error::READ_ONLY;
+        text = extended == SQLITE_READONLY_DIRECTORY
+                   ? "read-only: its directory is not writable (SQLite needs to create journal "
+                     "files beside the database)"
+                   : "read-only: the file, its journal or the file system is not writable";
+        break;
+    case SQLITE_FULL:
+        cause = Error::DISK_FULL;
+        text = "the disk is full (or the database reached its size limit)";
+        break;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        cause = Error::CORRUPT;
+        text = "corrupt, or not an SQLite database";
+        break;
+    case SQLITE_CANTOPEN:
+        cause = Error::CANNOT_OPEN;
+        text = "cannot open the file or create its journal (does the directory exist, and is it "
+               "writable?)";
+        break;
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+        cause = Error::READ_ONLY;
+        text = "permission denied";
+        break;
+    case SQLITE_IOERR:
+        cause = sysErrno == ENOSPC ? Error::DISK_FULL : Error::IO_ERROR;
+        text = sysErrno == ENOSPC ? "the disk is full" : "I/O error";
+        break;
+    case SQLITE_CONSTRAINT:
+        if (extended == SQLITE_CONSTRAINT_UNIQUE &&
+            detail.find("runs.run_key") != std::string::npos)
+        {
+            cause = Error::DUPLICATE_RUN;
+            text = "this run key is already recorded as complete (by another process?): the run "
+                   "is not recorded twice";
+        }
+        break;
+    default:
+        break;
+    }
+    std::string message = what;
+    if (!text.empty())
+    {
+        message += ": " + text;
+    }
+    message += " (SQLite: " + detail;
+    if (sysErrno != 0 && ((extended & 0xFF) == SQLITE_IOERR || (extended & 0xFF) == SQLITE_CANTOPEN ||
+                          (extended & 0xFF) == SQLITE_FULL))
+    {
+        message += std::string("; ") + std::strerror(sysErrno);
+    }
+    message += ")";
+    Fail(cause, message);
 }
 
 void
 ResultsDatabase::Exec(const std::string& sql)
 {
     char* err = nullptr;
-    if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK)
+    int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err);
+    sqlite3_free(err);
+    if (rc != SQLITE_OK)
     {
-        std::string msg = err ? err : "unknown error";
-        sqlite3_free(err);
-        throw std::runtime_error("results database " + m_path + ": " + msg + " in: " +
-                                 sql.substr(0, 200));
+        Fail("cannot execute '" + sql.substr(0, sql.find_first_of("(\n")) + "'", rc);
     }
 }
 
@@ -183,20 +697,32 @@ void
 ResultsDatabase::Begin()
 {
     // IMMEDIATE takes the write lock now, so concurrent writers queue on the busy timeout
-    // instead of failing later with SQLITE_BUSY on upgrade.
-    Exec("BEGIN IMMEDIATE;");
+    // instead of failing later with SQLITE_BUSY on upgrade; retried as a whole in case SQLite
+    // returns BUSY without waiting (e.g. while another connection recovers the WAL).
+    int rc = Retry([&] { return sqlite3_exec(m_db, "BEGIN IMMEDIATE;", nullptr, nullptr, nullptr); });
+    if (rc != SQLITE_OK)
+    {
+        Fail("cannot start a write transaction", rc);
+    }
 }
 
 void
 ResultsDatabase::Commit()
 {
-    Exec("COMMIT;");
+    int rc = Retry([&] { return sqlite3_exec(m_db, "COMMIT;", nullptr, nullptr, nullptr); });
+    if (rc != SQLITE_OK)
+    {
+        Fail("cannot commit", rc);
+    }
 }
 
 void
-ResultsDatabase::Rollback()
+ResultsDatabase::Rollback() noexcept
 {
-    Exec("ROLLBACK;");
+    if (m_db && !sqlite3_get_autocommit(m_db))
+    {
+        sqlite3_exec(m_db, "ROLLBACK;", nullptr, nullptr, nullptr);
+    }
 }
 
 sqlite3_stmt*
@@ -212,7 +738,7 @@ ResultsDatabase::Prepare(const std::string& sql)
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
     {
-        Fail("cannot prepare '" + sql + "'");
+        Fail("cannot prepare '" + sql.substr(0, 60) + "'", sqlite3_extended_errcode(m_db));
     }
     m_statements[sql] = stmt;
     return stmt;
@@ -246,7 +772,7 @@ ResultsDatabase::Bind(sqlite3_stmt* stmt, const std::vector<Value>& values)
         }
         if (rc != SQLITE_OK)
         {
-            Fail("cannot bind parameter " + std::to_string(idx));
+            Fail("cannot bind parameter " + std::to_string(idx), rc);
         }
     }
 }
@@ -285,7 +811,8 @@ ResultsDatabase::Query(const std::string& sql, const std::vector<Value>& params)
     }
     if (rc != SQLITE_DONE)
     {
-        Fail("query failed");
+        sqlite3_reset(stmt);
+        Fail("query failed", rc);
     }
     sqlite3_reset(stmt);
     return rows;
@@ -310,9 +837,11 @@ ResultsDatabase::Insert(const std::string& table,
     sql += ") VALUES(" + marks + ")";
     sqlite3_stmt* stmt = Prepare(sql);
     Bind(stmt, values);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
+    int rc = sqlite3_step(stmt);
+    if (rc != SQLITE_DONE)
     {
-        Fail("cannot insert into " + table);
+        sqlite3_reset(stmt);
+        Fail("cannot insert into " + table, rc);
     }
     sqlite3_reset(stmt);
     return sqlite3_last_insert_rowid(m_db);
@@ -347,10 +876,11 @@ ResultsDatabase::InsertRound(int64_t runId, const RoundRecord& r)
 {
     Insert("rounds",
            {"run_id", "round", "clique", "members", "start_s", "end_s", "duration_s", "bytes",
-            "retransmitted_bytes"},
+            "retransmitted_bytes", "pattern"},
            {runId, static_cast<int64_t>(r.round), static_cast<int64_t>(r.clique), r.members,
             r.startS, r.endS, r.endS - r.startS, static_cast<int64_t>(r.bytes),
-            static_cast<int64_t>(r.retransmittedBytes)});
+            static_cast<int64_t>(r.retransmittedBytes),
+            r.pattern.empty() ? Value(nullptr) : Value(r.pattern)});
 }
 
 void
@@ -400,11 +930,12 @@ ResultsDatabase::InsertFpga(int64_t runId, const FpgaRecord& r)
 void
 ResultsDatabase::InsertTraining(int64_t runId, const TrainingRecord& r)
 {
+    // A NaN (an accuracy of a regression task, an untracked loss) is stored as NULL by SQLite.
     Insert("training",
            {"run_id", "round", "island", "time_s", "local_loss", "global_loss", "mean_global_loss",
-            "consensus_distance"},
+            "consensus_distance", "global_accuracy", "mean_global_accuracy"},
            {runId, static_cast<int64_t>(r.round), r.island, r.timeS, r.localLoss, r.globalLoss,
-            r.meanGlobalLoss, r.consensusDistance});
+            r.meanGlobalLoss, r.consensusDistance, r.globalAccuracy, r.meanGlobalAccuracy});
 }
 
 bool

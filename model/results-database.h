@@ -5,7 +5,11 @@
 #define INTELLIGENT_NETWORK_RESULTS_DATABASE_H
 
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <map>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -43,6 +47,7 @@ struct RoundRecord
     double endS;         ///< Latest member finish.
     uint64_t bytes;      ///< Payload bytes the members sent (first transmissions + retransmissions).
     uint64_t retransmittedBytes;
+    std::string pattern = ""; ///< Exchange pattern of the clique (PatternName); empty: the run's mode.
 };
 
 /// One island in one round (table `island_rounds`).
@@ -112,16 +117,33 @@ struct TrainingRecord
     double globalLoss;        ///< Held-out loss of the island's vector after synchronisation.
     double meanGlobalLoss;    ///< Held-out loss of the mean of all islands' vectors.
     double consensusDistance; ///< Mean over islands of ||x_i - mean||.
+    /// Held-out accuracy of the island's vector (NaN, stored NULL, if the task has none).
+    double globalAccuracy = std::numeric_limits<double>::quiet_NaN();
+    /// Held-out accuracy of the mean of all islands' vectors (NaN: NULL).
+    double meanGlobalAccuracy = std::numeric_limits<double>::quiet_NaN();
 };
 
 /**
  * \ingroup intelligent-network
  * \brief The SQLite results database (SQLite C API). Pure C++.
  *
- * Opening creates the schema if needed (see SchemaSql(), documented in doc/). The database is
- * in WAL mode with a busy timeout, so several processes of a sweep may append concurrently. A
- * run's rows are written in one transaction (Begin/Commit), so a run is either wholly present
- * or absent; runs are only ever appended, never overwritten.
+ * Opening checks the database and prepares it for appending, so that a program can open it
+ * before a simulation and learn of any problem before spending the simulation's time:
+ * - the file must be an SQLite database of this module (PRAGMA application_id ApplicationId(),
+ *   or a database of schema 1, the unversioned one, which is upgraded) or a new, empty one;
+ * - its schema version (PRAGMA user_version) must not be newer than SchemaVersion();
+ * - every table it has must have the columns this class writes;
+ * - it must be writable, and it is switched to WAL mode;
+ * - the schema (SchemaSql()) is created where missing, idempotently.
+ * Each step that meets a lock held by another process is retried until the busy timeout (120 s
+ * by default) has passed, the switch to WAL included (SQLite itself does not wait there).
+ * Errors are ResultsDatabase::Error with the real cause (locked, read-only, corrupt, not a
+ * results database, newer version, disk full, cannot open) in the message and in GetCause().
+ *
+ * A run's rows are written in one transaction (Begin/Commit), so a run is either wholly
+ * present or absent; runs are only ever appended, never overwritten, and a run key is recorded
+ * `complete` at most once (unique index `runs_complete_key`). No connection may be carried
+ * across a fork(): open the database in the process that uses it.
  */
 class ResultsDatabase
 {
@@ -129,22 +151,77 @@ class ResultsDatabase
     using Value = std::variant<std::nullptr_t, int64_t, double, std::string>;
     using Row = std::vector<Value>;
 
-    /// Open (creating if needed) the database at \p path; throws std::runtime_error on failure.
-    explicit ResultsDatabase(const std::string& path);
+    /// A results-database error, with its cause.
+    class Error : public std::runtime_error
+    {
+      public:
+        /// What went wrong, as far as SQLite and the checks tell.
+        enum Cause
+        {
+            OTHER,         ///< Anything else (SQLite's message says what).
+            CANNOT_OPEN,   ///< Missing directory, a directory given as the file, no permission.
+            LOCKED,        ///< Another process held a lock for longer than the busy timeout.
+            READ_ONLY,     ///< The file, its directory or the file system is not writable.
+            CORRUPT,       ///< Not an SQLite database, or a damaged one.
+            WRONG_SCHEMA,  ///< An SQLite database, but not a results database of this module.
+            NEWER_VERSION, ///< Written by a newer version (schema newer than SchemaVersion()).
+            DISK_FULL,     ///< No space left (or the database reached its size limit).
+            IO_ERROR,      ///< An I/O error of the operating system.
+            DUPLICATE_RUN, ///< The run key is already recorded as complete.
+        };
+
+        Error(Cause cause, const std::string& message);
+        Cause GetCause() const;
+        /// Short name of a cause ("locked", "read-only", ...).
+        static std::string CauseName(Cause cause);
+
+      private:
+        Cause m_cause;
+    };
+
+    /// Open (creating if needed), check and prepare the database at \p path (see the class
+    /// description); throws Error. \p busyTimeoutS bounds every wait for another process.
+    explicit ResultsDatabase(const std::string& path, double busyTimeoutS = DefaultBusyTimeoutS());
     ~ResultsDatabase();
     ResultsDatabase(const ResultsDatabase&) = delete;
     ResultsDatabase& operator=(const ResultsDatabase&) = delete;
 
+    /**
+     * For programs, before they simulate: open the database a `--db` option names and check
+     * it; nullptr when \p path is empty or "none" (do not record). When \p runKey is not empty
+     * and already recorded as complete, throws Error (DUPLICATE_RUN): the run has been done.
+     */
+    static std::unique_ptr<ResultsDatabase> OpenForRun(const std::string& path,
+                                                       const std::string& runKey = "");
+
     const std::string& Path() const;
 
-    /// The schema this class creates (CREATE TABLE IF NOT EXISTS statements).
+    /// Schema version written in PRAGMA user_version (1 was the unversioned schema).
+    static constexpr int SchemaVersion()
+    {
+        return 2;
+    }
+    /// PRAGMA application_id of results databases: 0x494E4554, "INET".
+    static constexpr int32_t ApplicationId()
+    {
+        return 0x494E4554;
+    }
+    /// Default wait for another process's lock: 120 s.
+    static constexpr double DefaultBusyTimeoutS()
+    {
+        return 120.0;
+    }
+    /// The schema this class creates (CREATE ... IF NOT EXISTS statements, tables, indexes and
+    /// the view `run_rounds`).
     static std::string SchemaSql();
     /// Version string of the module (CMake project version and git revision when known).
     static std::string ModuleVersion();
 
     void Begin();
     void Commit();
-    void Rollback();
+    /// Roll back the open transaction, if any (SQLite may have rolled it back already, e.g.
+    /// on a full disk); never throws, so that it cannot hide the error that caused it.
+    void Rollback() noexcept;
     /// Execute SQL without results.
     void Exec(const std::string& sql);
     /// Run a query with bound parameters and return all rows.
@@ -154,7 +231,8 @@ class ResultsDatabase
                    const std::vector<std::string>& columns,
                    const std::vector<Value>& values);
 
-    /// Insert a runs row with \p status ("complete" or "failed"); returns run_id.
+    /// Insert a runs row with \p status ("complete" or "failed"); returns run_id. A second
+    /// complete row for a run key throws Error (DUPLICATE_RUN).
     int64_t InsertRun(const RunRecord& run,
                       const std::string& status,
                       double simTimeS,
@@ -171,11 +249,20 @@ class ResultsDatabase
     bool HasCompleteRun(const std::string& runKey);
 
   private:
+    void CheckPath() const;
+    void CheckAndPrepare();
+    void SwitchToWal();
+    /// Run \p op (returns an SQLite result code) again while another process holds a lock,
+    /// until the busy timeout; returns the last result code.
+    int Retry(const std::function<int()>& op);
     sqlite3_stmt* Prepare(const std::string& sql);
     void Bind(sqlite3_stmt* stmt, const std::vector<Value>& values);
-    [[noreturn]] void Fail(const std::string& what) const;
+    /// Throw Error for the last SQLite error (result code \p rc) while doing \p what.
+    [[noreturn]] void Fail(const std::string& what, int rc) const;
+    [[noreturn]] void Fail(Error::Cause cause, const std::string& message) const;
 
     std::string m_path;
+    double m_busyTimeoutS;
     sqlite3* m_db = nullptr;
     std::map<std::string, sqlite3_stmt*> m_statements;
 };

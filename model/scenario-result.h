@@ -24,6 +24,10 @@ struct ScenarioResult
     double simTimeS = 0;     ///< Simulated time when the last island finished.
     double wallTimeS = 0;    ///< Wall-clock time of the simulation.
     uint64_t events = 0;     ///< Simulator events executed.
+    std::string transport = "ideal"; ///< ideal | cc | tcp.
+    uint64_t queueDrops = 0; ///< Packets dropped by egress queues (device and queue disc).
+    uint64_t ecnMarks = 0;   ///< Packets marked CE by queue discs.
+    uint64_t retransmittedBytes = 0; ///< Payload bytes sent again, all islands.
     std::vector<RoundRecord> rounds;
     std::vector<IslandRoundRecord> islandRounds;
     std::vector<LinkRecord> links;

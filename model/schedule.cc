@@ -169,9 +169,10 @@ Schedule::Parse(const std::string& file,
             Clique clique;
             for (std::size_t m = 0; m < cliques[c].size(); ++m)
             {
-                if (!cliques[c][m].is_string())
+                if (!cliques[c][m].is_string() || cliques[c][m].get<std::string>().empty())
                 {
-                    doc.Fail(cp + "/" + std::to_string(m), "a city code must be a string");
+                    doc.Fail(cp + "/" + std::to_string(m),
+                             "a city code must be a non-empty string");
                 }
                 clique.push_back(TextUtil::Upper(cliques[c][m].get<std::string>()));
             }
@@ -180,9 +181,11 @@ Schedule::Parse(const std::string& file,
         if (round.contains("patterns"))
         {
             const auto& patterns = round["patterns"];
-            if (!patterns.is_array())
+            if (!patterns.is_array() || patterns.size() != cliques.size())
             {
-                doc.Fail(rp + "/patterns", "must be an array with one pattern per clique");
+                doc.Fail(rp + "/patterns",
+                         "must be an array with one pattern per clique (" +
+                             std::to_string(cliques.size()) + ")");
             }
             for (std::size_t c = 0; c < patterns.size(); ++c)
             {

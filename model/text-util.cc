@@ -8,9 +8,12 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 namespace ns3
 {
@@ -72,31 +75,128 @@ TextUtil::ParseUnsigned(const std::string& s, unsigned long long& out)
 std::string
 TextUtil::ReadFile(const std::string& path)
 {
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0)
+    {
+        throw InputError(path, 0, "", std::string("cannot open file for reading: ") +
+                                          std::strerror(errno));
+    }
+    if (S_ISDIR(st.st_mode))
+    {
+        throw InputError(path, 0, "", "is a directory, not a file");
+    }
+    if (!S_ISREG(st.st_mode))
+    {
+        throw InputError(path, 0, "", "not a regular file (a pipe or a device?)");
+    }
+    if (static_cast<unsigned long long>(st.st_size) > MaxFileBytes())
+    {
+        throw InputError(path, 0, "", "file of " + std::to_string(st.st_size) +
+                                          " bytes is larger than the limit of " +
+                                          std::to_string(MaxFileBytes()) + " bytes");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
         throw InputError(path, 0, "", "cannot open file for reading");
     }
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
+    std::string text(static_cast<std::size_t>(st.st_size), '\0');
+    in.read(&text[0], static_cast<std::streamsize>(text.size()));
+    if (static_cast<std::size_t>(in.gcount()) != text.size())
+    {
+        throw InputError(path, 0, "", "read failed");
+    }
+    return text;
+}
+
+std::size_t
+TextUtil::CheckEncoding(const std::string& file, const std::string& text)
+{
+    auto startsWith = [&](const char* bom, std::size_t n) {
+        return text.size() >= n && text.compare(0, n, bom, n) == 0;
+    };
+    // UTF-32 first: its little-endian mark begins with UTF-16's.
+    if (startsWith("\xFF\xFE\x00\x00", 4) || startsWith("\x00\x00\xFE\xFF", 4))
+    {
+        throw InputError(file, 1, "", "the file is UTF-32 text (byte-order mark); save it as UTF-8");
+    }
+    if (startsWith("\xFF\xFE", 2) || startsWith("\xFE\xFF", 2))
+    {
+        throw InputError(file, 1, "", "the file is UTF-16 text (byte-order mark); save it as UTF-8");
+    }
+    std::size_t skip = startsWith("\xEF\xBB\xBF", 3) ? 3 : 0;
+    std::size_t line = 1;
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    for (std::size_t i = skip; i < n;)
+    {
+        unsigned char c = s[i];
+        if (c < 0x80)
+        {
+            if (c == 0)
+            {
+                throw InputError(file, line, "", "NUL byte in the text (a binary or UTF-16 file?)");
+            }
+            line += c == '\n';
+            ++i;
+            continue;
+        }
+        // Length and the valid range of the second byte (RFC 3629: no overlong forms, no
+        // surrogates, nothing above U+10FFFF).
+        std::size_t len = 0;
+        unsigned char lo = 0x80;
+        unsigned char hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF)
+        {
+            len = 2;
+        }
+        else if (c >= 0xE0 && c <= 0xEF)
+        {
+            len = 3;
+            lo = c == 0xE0 ? 0xA0 : 0x80;
+            hi = c == 0xED ? 0x9F : 0xBF;
+        }
+        else if (c >= 0xF0 && c <= 0xF4)
+        {
+            len = 4;
+            lo = c == 0xF0 ? 0x90 : 0x80;
+            hi = c == 0xF4 ? 0x8F : 0xBF;
+        }
+        bool ok = len > 0 && i + len <= n && s[i + 1] >= lo && s[i + 1] <= hi;
+        for (std::size_t k = 2; ok && k < len; ++k)
+        {
+            ok = s[i + k] >= 0x80 && s[i + k] <= 0xBF;
+        }
+        if (!ok)
+        {
+            char byte[8];
+            std::snprintf(byte, sizeof byte, "0x%02X", c);
+            throw InputError(file, line, "",
+                             std::string("not UTF-8 text: ill-formed byte sequence at byte ") +
+                                 byte + " (offset " + std::to_string(i) + ")");
+        }
+        i += len;
+    }
+    return skip;
 }
 
 std::vector<std::pair<std::size_t, std::string>>
 TextUtil::ReadNumberedLines(const std::string& path)
 {
-    std::istringstream in(ReadFile(path));
+    std::string text = ReadFile(path);
+    std::size_t skip = CheckEncoding(path, text);
+    std::istringstream in(text.substr(skip));
     std::vector<std::pair<std::size_t, std::string>> lines;
-    std::string text;
+    std::string line;
     std::size_t number = 0;
-    while (std::getline(in, text))
+    while (std::getline(in, line))
     {
         ++number;
-        if (!text.empty() && text.back() == '\r')
+        if (!line.empty() && line.back() == '\r')
         {
-            text.pop_back();
+            line.pop_back();
         }
-        lines.emplace_back(number, text);
+        lines.emplace_back(number, line);
     }
     return lines;
 }

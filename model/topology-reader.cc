@@ -4,6 +4,7 @@
 #include "topology-reader.h"
 
 #include "csv-table.h"
+#include "graphml-topology-reader.h"
 #include "input-error.h"
 #include "text-util.h"
 
@@ -12,7 +13,9 @@
 #include <fstream>
 #include <functional>
 #include <iomanip>
+#include <iostream>
 #include <limits>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace ns3
@@ -60,6 +63,41 @@ Exists(const std::string& path)
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+/// A city code or device name: 1 to 32 of [A-Za-z0-9_.-] (they are joined with '+' and ','
+/// in results and schedules).
+void
+CheckName(const CsvTable& t, const CsvTable::Row& row, std::size_t col, const std::string& name)
+{
+    bool ok = !name.empty() && name.size() <= 32;
+    for (char c : name)
+    {
+        ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+                    c == '.');
+    }
+    if (!ok)
+    {
+        throw InputError(t.File(), row.line, t.Columns().at(col),
+                         "'" + name + "' is not a valid name (1 to 32 letters, digits, '_', '-' "
+                         "or '.')");
+    }
+}
+
+double
+Capacity(const CsvTable& t, const CsvTable::Row& row, std::size_t col)
+{
+    return t.NumberInRange(row, col, TopologyReader::MinGbps(), TopologyReader::MaxGbps(),
+                           "Gbps") *
+           1e9;
+}
+
+double
+Latency(const CsvTable& t, const CsvTable::Row& row, std::size_t col)
+{
+    return t.NumberInRange(row, col, TopologyReader::MinLatencyMs(),
+                           TopologyReader::MaxLatencyMs(), "ms") *
+           1e-3;
+}
+
 void
 ReadCities(Topology& topo, const CsvTable& t)
 {
@@ -74,6 +112,7 @@ ReadCities(Topology& topo, const CsvTable& t)
     };
     for (const auto& row : t.Rows())
     {
+        CheckName(t, row, code, t.Text(row, code));
         City c{TextUtil::Upper(t.Text(row, code)),
                t.Text(row, name),
                angle(row, lat, 90),
@@ -104,8 +143,8 @@ ReadLinks(Topology& topo,
         TopologyLink l{kind,
                        priv ? t.Text(row, a) : TextUtil::Upper(t.Text(row, a)),
                        priv ? t.Text(row, b) : TextUtil::Upper(t.Text(row, b)),
-                       t.PositiveNumber(row, lat) * 1e-3,
-                       hasCapacity ? t.PositiveNumber(row, cap) * 1e9 : fixedCapacityBps};
+                       Latency(t, row, lat),
+                       hasCapacity ? Capacity(t, row, cap) : fixedCapacityBps};
         AddRow(t, row, columnOf, [&] { topo.AddLink(l); });
     }
 }
@@ -135,6 +174,12 @@ TopologyReader::KnownCity(const std::string& code)
 Topology
 TopologyReader::Read(const std::string& path, double publicCapacityBps)
 {
+    if (GraphmlTopologyReader::Handles(path))
+    {
+        GraphmlTopologyOptions options; // defaults documented in graphml-topology-reader.h
+        options.warnings = &std::cerr;
+        return GraphmlTopologyReader::Read(path, options);
+    }
     if (IsDirectory(path))
     {
         return ReadDoubleZero(path, publicCapacityBps);
@@ -197,9 +242,12 @@ TopologyReader::ReadFile(const std::string& path)
     std::string base = path.substr(path.find_last_of('/') + 1);
     topo.SetName(base.substr(0, base.find('.')));
 
-    ReadCities(topo, CsvTable::FromLines(path, sections["cities"]));
+    CsvTable cities = CsvTable::FromLines(path, sections["cities"]);
+    cities.RejectUnknownColumns({"code", "name", "latitude", "longitude"});
+    ReadCities(topo, cities);
 
     CsvTable devices = CsvTable::FromLines(path, sections["devices"]);
+    devices.RejectUnknownColumns({"device", "city", "edge_gbps", "operator"});
     std::size_t dName = devices.RequireColumn("device");
     std::size_t dCity = devices.RequireColumn("city");
     std::size_t dEdge = devices.RequireColumn("edge_gbps");
@@ -207,20 +255,21 @@ TopologyReader::ReadFile(const std::string& path)
     std::size_t dOwner = hasOwner ? devices.RequireColumn("operator") : 0;
     for (const auto& row : devices.Rows())
     {
+        CheckName(devices, row, dName, devices.Text(row, dName));
         Device d{devices.Text(row, dName),
                  TextUtil::Upper(devices.Text(row, dCity)),
-                 devices.PositiveNumber(row, dEdge) * 1e9,
+                 Capacity(devices, row, dEdge),
                  hasOwner && dOwner < row.cells.size() ? row.cells[dOwner] : ""};
         AddRow(devices, row, {}, [&] { topo.AddDevice(d); });
     }
-    ReadLinks(topo, CsvTable::FromLines(path, sections["private_links"]), LinkKind::PRIVATE, {}, 0);
+    CsvTable privateLinks = CsvTable::FromLines(path, sections["private_links"]);
+    privateLinks.RejectUnknownColumns({"device_a", "device_b", "latency_ms", "capacity_gbps"});
+    ReadLinks(topo, privateLinks, LinkKind::PRIVATE, {}, 0);
     if (sectionLine.count("public_links"))
     {
-        ReadLinks(topo,
-                  CsvTable::FromLines(path, sections["public_links"]),
-                  LinkKind::PUBLIC,
-                  {},
-                  0);
+        CsvTable publicLinks = CsvTable::FromLines(path, sections["public_links"]);
+        publicLinks.RejectUnknownColumns({"city_a", "city_b", "latency_ms", "capacity_gbps"});
+        ReadLinks(topo, publicLinks, LinkKind::PUBLIC, {}, 0);
     }
     return topo;
 }
@@ -232,9 +281,12 @@ TopologyReader::ReadDoubleZero(const std::string& dir, double publicCapacityBps)
     {
         throw InputError(dir, 0, "", "not a directory (expected a DoubleZero sample directory)");
     }
-    if (!(publicCapacityBps > 0))
+    if (!(publicCapacityBps >= MinGbps() * 1e9 && publicCapacityBps <= MaxGbps() * 1e9))
     {
-        throw InputError(dir, 0, "public capacity", "must be greater than zero");
+        std::ostringstream os;
+        os << "must be between " << MinGbps() * 1e9 << " and " << MaxGbps() * 1e9
+           << " bit/s, got " << publicCapacityBps;
+        throw InputError(dir, 0, "public capacity", os.str());
     }
     Topology topo(dir);
     std::string trimmed = dir;
@@ -275,9 +327,10 @@ TopologyReader::ReadDoubleZero(const std::string& dir, double publicCapacityBps)
                              "Device",
                              "cannot derive a city from device name '" + name + "'");
         }
+        CheckName(devices, row, dName, name);
         Device d{name,
                  city,
-                 devices.PositiveNumber(row, dEdge) * 1e9,
+                 Capacity(devices, row, dEdge),
                  hasOwner && dOwner < row.cells.size() ? row.cells[dOwner] : ""};
         AddRow(devices, row, deviceColumns, [&] {
             if (!topo.FindCity(city))

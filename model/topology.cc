@@ -5,6 +5,7 @@
 
 #include "input-error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -60,6 +61,7 @@ Topology::AddCity(const City& city)
     {
         Fail("longitude", "must be between -180 and 180");
     }
+    m_cityIndex.emplace(city.code, m_cities.size());
     m_cities.push_back(city);
 }
 
@@ -82,6 +84,7 @@ Topology::AddDevice(const Device& device)
     {
         Fail("edge_gbps", "edge capacity of '" + device.name + "' must be greater than zero");
     }
+    m_deviceIndex.emplace(device.name, m_devices.size());
     m_devices.push_back(device);
 }
 
@@ -105,13 +108,11 @@ Topology::AddLink(const TopologyLink& link)
     {
         Fail(fb, "link from '" + link.a + "' to itself");
     }
-    for (const auto& l : m_links)
+    auto key = std::make_tuple(static_cast<int>(link.kind), std::min(link.a, link.b),
+                               std::max(link.a, link.b));
+    if (m_linkKeys.count(key))
     {
-        if (l.kind == link.kind &&
-            ((l.a == link.a && l.b == link.b) || (l.a == link.b && l.b == link.a)))
-        {
-            Fail(fb, "duplicate " + KindName(link.kind) + " link " + link.a + "-" + link.b);
-        }
+        Fail(fb, "duplicate " + KindName(link.kind) + " link " + link.a + "-" + link.b);
     }
     if (!(link.latencyS > 0) || !std::isfinite(link.latencyS))
     {
@@ -122,6 +123,7 @@ Topology::AddLink(const TopologyLink& link)
         Fail("capacity_gbps",
              "capacity of " + link.a + "-" + link.b + " must be greater than zero");
     }
+    m_linkKeys.insert(key);
     m_links.push_back(link);
 }
 
@@ -146,40 +148,26 @@ Topology::Links() const
 const City*
 Topology::FindCity(const std::string& code) const
 {
-    for (const auto& c : m_cities)
-    {
-        if (c.code == code)
-        {
-            return &c;
-        }
-    }
-    return nullptr;
+    auto it = m_cityIndex.find(code);
+    return it == m_cityIndex.end() ? nullptr : &m_cities[it->second];
 }
 
 const Device*
 Topology::FindDevice(const std::string& name) const
 {
-    for (const auto& d : m_devices)
-    {
-        if (d.name == name)
-        {
-            return &d;
-        }
-    }
-    return nullptr;
+    auto it = m_deviceIndex.find(name);
+    return it == m_deviceIndex.end() ? nullptr : &m_devices[it->second];
 }
 
 std::size_t
 Topology::CityIndex(const std::string& code) const
 {
-    for (std::size_t i = 0; i < m_cities.size(); ++i)
+    auto it = m_cityIndex.find(code);
+    if (it == m_cityIndex.end())
     {
-        if (m_cities[i].code == code)
-        {
-            return i;
-        }
+        Fail("city", "unknown city '" + code + "'");
     }
-    Fail("city", "unknown city '" + code + "'");
+    return it->second;
 }
 
 std::vector<std::string>

@@ -4,7 +4,10 @@
 #ifndef INTELLIGENT_NETWORK_TOPOLOGY_H
 #define INTELLIGENT_NETWORK_TOPOLOGY_H
 
+#include <set>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -103,6 +106,10 @@ class Topology
     std::vector<City> m_cities;
     std::vector<Device> m_devices;
     std::vector<TopologyLink> m_links;
+    // Indexes, so that building a topology of n elements is O(n log n), not O(n^2).
+    std::unordered_map<std::string, std::size_t> m_cityIndex;   ///< code -> index in m_cities
+    std::unordered_map<std::string, std::size_t> m_deviceIndex; ///< name -> index in m_devices
+    std::set<std::tuple<int, std::string, std::string>> m_linkKeys; ///< kind, lower, upper end
 };
 
 } // namespace ns3

@@ -40,12 +40,13 @@ TrainingRunConfig::ParseSync(const std::string& name)
 }
 
 LossCurve
-TrainingRunResult::Curve() const
+TrainingRunResult::Curve(TargetMetric metric) const
 {
-    LossCurve curve{{0.0, initialLoss}};
+    LossCurve curve{{0.0, initial.loss, initial.accuracy}};
     for (const TrainingRoundRecord& r : rounds)
     {
-        curve.push_back({r.endS, r.globalLoss});
+        Evaluation score = TrainingMetrics::Score(r.islands, r.average, metric);
+        curve.push_back({r.endS, score.loss, score.accuracy});
     }
     return curve;
 }
@@ -133,8 +134,12 @@ TrainingRun::Run(const TrainingRunConfig& config, const RoundDuration& duration)
     }
     const FixedPoint codec(config.sync == SyncMode::FIXED_POINT ? config.fractionBits : 16);
     m_learners = ProxyLearner::ForAllIslands(m_task, m_inner, m_outer, m_seed);
+    for (auto& learner : m_learners)
+    {
+        learner->SetShardLossTracking(config.shardLoss);
+    }
     TrainingRunResult result;
-    result.initialLoss = TrainingMetrics::GlobalLoss(*m_task, TrainingMetrics::Vectors(m_learners));
+    result.initial = TrainingMetrics::AverageModel(*m_task, TrainingMetrics::Vectors(m_learners));
     double now = 0;
     for (uint32_t r = 0; r < config.rounds; ++r)
     {
@@ -152,6 +157,7 @@ TrainingRun::Run(const TrainingRunConfig& config, const RoundDuration& duration)
         {
             learner->LocalSteps(r, config.localSteps);
             record.localLoss.push_back(learner->LastLocalLoss());
+            record.batchLoss.push_back(learner->LocalHistory().back().meanBatchLoss);
         }
         for (const auto& clique : m_rounds[r % m_rounds.size()])
         {
@@ -199,14 +205,17 @@ TrainingRun::Run(const TrainingRunConfig& config, const RoundDuration& duration)
         now += length;
         record.endS = now;
         std::vector<Eigen::VectorXd> vectors = TrainingMetrics::Vectors(m_learners);
-        record.globalLoss = TrainingMetrics::GlobalLoss(*m_task, vectors);
+        record.average = TrainingMetrics::AverageModel(*m_task, vectors);
+        record.islands = TrainingMetrics::IslandEvaluations(*m_task, vectors);
         record.consensusDistance = TrainingMetrics::ConsensusDistance(vectors);
-        if (config.islandGlobalLosses)
-        {
-            record.islandGlobalLoss = TrainingMetrics::IslandGlobalLosses(*m_task, vectors);
-        }
         result.overflows += record.overflows;
         result.rounds.push_back(std::move(record));
+        const TrainingRoundRecord& last = result.rounds.back();
+        if (TrainingMetrics::Score(last.islands, last.average, config.metric).accuracy >=
+            config.stopAccuracy)
+        {
+            break; // NaN stopAccuracy never compares true
+        }
     }
     return result;
 }

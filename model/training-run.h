@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,7 +36,12 @@ struct TrainingRunConfig
     uint32_t localSteps = 1;         ///< Local steps of every island per round.
     SyncMode sync = SyncMode::EXACT; ///< How cliques combine vectors.
     int fractionBits = 16;           ///< FIXED_POINT: FixedPoint fraction bits.
-    bool islandGlobalLosses = false; ///< Also record every island's held-out loss per round.
+    /// Stop after the first round whose score (TrainingMetrics::Score with \p metric) has
+    /// accuracy >= stopAccuracy; NaN (the default): run every round.
+    double stopAccuracy = std::numeric_limits<double>::quiet_NaN();
+    TargetMetric metric = TargetMetric::ISLAND_MEAN; ///< The score of stopAccuracy.
+    /// Evaluate every island's full-shard loss after its local steps (localLoss; NaN if off).
+    bool shardLoss = true;
 
     /// Throws std::invalid_argument naming the bad field.
     void Validate() const;
@@ -47,13 +53,14 @@ struct TrainingRunConfig
 struct TrainingRoundRecord
 {
     uint32_t round = 0;
-    double startS = 0;                    ///< Simulated time the round starts.
-    double endS = 0;                      ///< ... and ends: startS + the round's duration.
-    double globalLoss = 0;                ///< Held-out loss of the islands' mean vector.
-    double consensusDistance = 0;         ///< Mean over islands of ||x_i - mean||.
-    std::vector<double> localLoss;        ///< Per island: shard loss after its local steps.
-    std::vector<double> islandGlobalLoss; ///< Per island held-out loss (if asked for).
-    uint64_t overflows = 0;               ///< FIXED_POINT: int32 encode/sum overflows in the round.
+    double startS = 0;               ///< Simulated time the round starts.
+    double endS = 0;                 ///< ... and ends: startS + the round's duration.
+    Evaluation average;              ///< Held-out loss, accuracy of the mean vector.
+    std::vector<Evaluation> islands; ///< Per island: held-out loss, accuracy of its own x.
+    double consensusDistance = 0;    ///< Mean over islands of ||x_i - mean||.
+    std::vector<double> localLoss;   ///< Per island: shard loss after its local steps.
+    std::vector<double> batchLoss;   ///< Per island: mean minibatch loss of its steps.
+    uint64_t overflows = 0;          ///< FIXED_POINT: int32 encode/sum overflows in the round.
     /// FIXED_POINT: largest |fixed-point average - exact average| over cliques and entries.
     double maxAverageError = 0;
 };
@@ -61,12 +68,13 @@ struct TrainingRoundRecord
 /// All rounds of a run.
 struct TrainingRunResult
 {
-    double initialLoss = 0;                  ///< Held-out loss at time 0 (the initial vector).
-    std::vector<TrainingRoundRecord> rounds; ///< One per round.
+    Evaluation initial;                      ///< Held-out loss, accuracy at time 0 (all equal).
+    std::vector<TrainingRoundRecord> rounds; ///< One per round run.
     uint64_t overflows = 0;                  ///< Sum over rounds.
 
-    /// (0, initialLoss) then (endS, globalLoss) of every round.
-    LossCurve Curve() const;
+    /// (0, initial) then (endS, TrainingMetrics::Score(islands, average, metric)) of every
+    /// round.
+    LossCurve Curve(TargetMetric metric = TargetMetric::ISLAND_MEAN) const;
 };
 
 /**
@@ -84,8 +92,11 @@ struct TrainingRunResult
  * lanes in clique order with FixedPoint::AddChecked (as the FPGA does), decodes the sum and
  * calls SynchronizeSum(r, sum, members) on each member. Overflows are counted (an overflowing
  * lane keeps the saturated / unchanged value; treat a run with overflows as invalid). The
- * round lasts duration(r) seconds; a TrainingRoundRecord is taken at its end. The one-round-delayed
- * merge of overlapped (streaming) rounds is not modelled: only their durations change.
+ * round lasts duration(r) seconds; a TrainingRoundRecord is taken at its end: the held-out
+ * loss and accuracy of every island's own vector and of the mean vector, the consensus
+ * distance. With stopAccuracy set, the run ends after the first round whose score reaches it. The
+ * one-round-delayed merge of overlapped (streaming) rounds is not modelled: only their durations
+ * change.
  */
 class TrainingRun
 {

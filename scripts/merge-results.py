@@ -4,8 +4,9 @@
 
     scripts/merge-results.py OUT.db IN1.db IN2.db ...
 
-OUT.db is created if needed (WAL mode, like every results database). For each input, in one
-transaction:
+OUT.db is created if needed (WAL mode, like every results database). Every input is checked
+first (scripts/results_db.py): an input written by a newer version, another application's
+database or a corrupt file is refused with its cause. For each input, in one transaction:
   * every table and index of the input that OUT lacks is created with the input's own
     CREATE statement (so tables added by later modules, e.g. training-proxy loss curves, come
     along without this script knowing them);
@@ -14,7 +15,11 @@ transaction:
     status and created_at: merging an input twice adds nothing);
   * rows of every other table with a run_id column follow their run, run_id renumbered; a
     table's own INTEGER PRIMARY KEY (other than run_id) is left to OUT to assign;
-  * rows of tables without run_id (meta) are inserted unless the same primary key exists.
+  * rows of tables without run_id (meta, sweep_runs) are inserted unless the same primary key
+    exists;
+  * a column of the input that OUT's table lacks (a table of an older schema) is added to OUT;
+    views of the input that OUT lacks are created.
+A run key is never 'complete' twice in OUT (unique index runs_complete_key).
 
 Standard library only. Exit status 0 on success, 2 on error (nothing of the failing input is
 kept; inputs merged before it stay merged).
@@ -24,7 +29,7 @@ import os
 import sqlite3
 import sys
 
-BUSY_TIMEOUT_S = 120.0
+import results_db
 
 
 def quote(name):
@@ -44,10 +49,28 @@ def columns(con, schema, table):
             for r in con.execute("PRAGMA %s.table_info(%s)" % (schema, quote(table)))]
 
 
+def check_input(path):
+    """Refuse an input that is not a results database this script can read."""
+    if not os.path.isfile(path):
+        raise RuntimeError("no such file")
+    try:
+        src = sqlite3.connect("file:%s?mode=ro" % os.path.abspath(path), uri=True,
+                              timeout=results_db.BUSY_TIMEOUT_S)
+    except sqlite3.Error as e:
+        raise RuntimeError(results_db.describe(path, e))
+    try:
+        results_db.inspect(src, path)
+    except sqlite3.Error as e:
+        raise RuntimeError(results_db.describe(path, e))
+    except results_db.DatabaseError as e:
+        raise RuntimeError(str(e))
+    finally:
+        src.close()
+
+
 def merge_one(con, path):
     """Merge database \\p path into the open OUT connection; returns counts."""
-    if not os.path.isfile(path):
-        raise RuntimeError("%s: no such file" % path)
+    check_input(path)
     con.execute("ATTACH DATABASE ? AS src", (os.path.abspath(path),))
     try:
         con.execute("BEGIN IMMEDIATE")
@@ -70,14 +93,25 @@ def _merge_attached(con, path):
     for name, sql in src_tables.items():
         if name not in out_tables:
             con.execute(sql)
-    out_indexes = {r[0] for r in con.execute(
-        "SELECT name FROM main.sqlite_master WHERE type = 'index'")}
-    for name, sql in con.execute("SELECT name, sql FROM src.sqlite_master WHERE type = 'index' "
-                                 "AND sql IS NOT NULL").fetchall():
-        if name not in out_indexes:
+        else:
+            # An older OUT table lacks a newer column of the input: add it (nullable, as
+            # every column added after a table's creation is).
+            have = {c[0] for c in columns(con, "main", name)}
+            for cname, ctype, _ in columns(con, "src", name):
+                if cname not in have:
+                    con.execute("ALTER TABLE main.%s ADD COLUMN %s %s" %
+                                (quote(name), quote(cname), ctype))
+    out_objects = {r[0] for r in con.execute(
+        "SELECT name FROM main.sqlite_master WHERE type IN ('index', 'view')")}
+    for name, kind, sql in con.execute(
+            "SELECT name, type, sql FROM src.sqlite_master WHERE type IN ('index', 'view') AND "
+            "sql IS NOT NULL").fetchall():
+        if name not in out_objects:
+            if name == "runs_complete_key":
+                con.execute(results_db.RELABEL_DUPLICATES_SQL)
             con.execute(sql)
 
-    # Columns present on both sides (an older OUT may lack a newer column: it is dropped).
+    # Columns present on both sides.
     def shared_columns(table):
         out_cols = {c[0] for c in columns(con, "main", table)}
         return [c for c in columns(con, "src", table) if c[0] in out_cols]
@@ -150,9 +184,12 @@ def main(argv):
         if os.path.abspath(path) == out_abs:
             sys.stderr.write("merge-results: %s is both output and input\n" % path)
             return 2
-    con = sqlite3.connect(out, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     try:
-        con.execute("PRAGMA journal_mode=WAL")
+        con = results_db.open_results(out)
+    except results_db.DatabaseError as e:
+        sys.stderr.write("merge-results: %s\n" % e)
+        return 2
+    try:
         total_runs = total_skipped = 0
         for path in inputs:
             try:

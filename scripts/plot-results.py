@@ -1,22 +1,36 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Plots from a results database (and schedule / optimizer files), as PNG (or SVG) files.
+"""Plots from a results database, as PNG (or SVG) files, each with the data it shows.
 
     /usr/bin/python3 scripts/plot-results.py results.db --out plots/
-    scripts/plot-results.py results.db --out plots --only map --schedule 3x3-rotating --format svg
+    scripts/plot-results.py results.db --out plots --only timeline --run 7 --format svg
+    scripts/plot-results.py results.db --where lossRate=0 --where topology=...  # select runs
+
+Every plot is drawn from the complete runs of the database only, and never averages runs it
+cannot tell apart: a run's configuration is every column of `runs` and every key of its
+recorded `parameters` (options, attributes, globals). Runs that differ only in their random
+seeds (RngRun, RngSeed) are replicates: a point averages them and its error bar spans them.
+Any other parameter that varies between runs splits the figure (panels, lines); a plot that
+would need more than --max-panels panels is skipped with the parameters that vary, to select
+with --where. Every figure says where its data comes from (database, run ids, query) under
+the plot and in its metadata, and a sidecar <figure>.data.json holds the plotted numbers.
 
 Plots (each skipped with a message, never a crash, when its data is absent):
-  round-time-vs-link-rate  mean round time versus private link rate, one line per mode, one
-                           panel per (schedule, model size); error bars span the runs (seeds).
+  round-time-vs-link-rate  mean round time versus private link rate (the run's linkRate, or
+                           its private links' capacity), one line per mode, one panel per
+                           configuration of the other varying parameters.
   clique-size-vs-capabilities
-                           island-weighted mean clique size of the best (optimized) schedules
-                           versus the network's capabilities, from runs of 'optimized*'
-                           schedules in the database, doc/optimizer-table.rst and optimizer
-                           schedule files (--optimizer-schedule).
-  loss-vs-time             training loss versus time, from any table with run_id, a *loss*
-                           column and a time column (the training proxy's tables).
-  map-<schedule>           the cities of the topology with each period round's cliques drawn,
-                           one panel per round.
+                           island-weighted mean clique size of the optimizer's schedules
+                           (runs whose schedule is named optimized-*, from their rounds)
+                           versus the network's capabilities, one line per configuration;
+                           optimizer output files given with --optimizer-schedule too.
+  loss-vs-time             training loss versus time, one curve per run, from any table with
+                           run_id, a *loss* column and a time column (the training proxy's).
+  map-<schedule>           the cities of the run's own topology (its recorded --topology:
+                           our format or GraphML) with each round's cliques, from the run's
+                           rounds (or a schedule file given with --schedule).
+  timeline-run<id>         per island and round: compute, exchange (send and receive) and
+                           wait for the slowest island (table island_rounds): stragglers show.
 
 Needs matplotlib (Debian: python3-matplotlib); uses the Agg backend. Exit status 0 when every
 requested plot was written or skipped for lack of data, 2 on bad input.
@@ -30,14 +44,20 @@ import os
 import re
 import sqlite3
 import sys
+import xml.etree.ElementTree as ET
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(REPO, "data")
-PLOTS = ("round-time", "clique-size", "loss", "map")
+PLOTS = ("round-time", "clique-size", "loss", "map", "timeline")
 MODE_ORDER = ["unicast", "multicast", "aggregation"]
 MODE_LABEL = {"unicast": "unicast", "multicast": "multicast",
               "aggregation": "multicast + aggregation"}
 KNOWN_TABLES = {"meta", "runs", "rounds", "island_rounds", "links"}
+# Replicate axes: runs differing only in these are repetitions of one configuration.
+REPLICATE_KEYS = {"RngRun", "RngSeed", "run_number", "seed"}
+# Identity and bookkeeping columns of runs: never parameters of a configuration.
+RUN_COLUMNS = ("program", "version", "topology", "schedule", "mode", "model_bytes",
+               "segment_size", "rounds")
 
 
 def log(msg):
@@ -55,9 +75,50 @@ def pyplot():
     return plt
 
 
-def save(fig, path):
-    fig.savefig(path, dpi=110, bbox_inches="tight")
+class Source:
+    """Where a figure's data comes from: database, run ids, query."""
+
+    def __init__(self, db, run_ids, query, note=""):
+        self.db, self.run_ids, self.query, self.note = db, sorted(run_ids), query, note
+
+    def text(self):
+        return "data: %s, %d run%s (%s); %s%s" % (
+            os.path.basename(self.db) if self.db else "(no database)", len(self.run_ids),
+            "" if len(self.run_ids) == 1 else "s", id_ranges(self.run_ids), self.query,
+            "; " + self.note if self.note else "")
+
+    def json(self):
+        return {"database": os.path.abspath(self.db) if self.db else None,
+                "run_ids": self.run_ids, "query": self.query, "note": self.note}
+
+
+def id_ranges(ids):
+    """[1, 2, 3, 7] -> 'runs 1-3, 7'."""
+    if not ids:
+        return "no runs"
+    parts, start, prev = [], ids[0], ids[0]
+    for i in ids[1:] + [None]:
+        if i is not None and i == prev + 1:
+            prev = i
+            continue
+        parts.append(str(start) if start == prev else "%d-%d" % (start, prev))
+        if i is not None:
+            start = prev = i
+    return "run " + ", ".join(parts) if len(ids) == 1 else "runs " + ", ".join(parts)
+
+
+def save(fig, out, name, fmt, source, data):
+    """Save the figure with its source under it (and in its metadata) and the data beside."""
+    text = source.text()
+    # Below the axes (bbox_inches="tight" grows the image to hold it).
+    fig.text(0.01, -0.01, text, fontsize=6, color="dimgray", ha="left", va="top", wrap=True)
+    path = os.path.join(out, "%s.%s" % (name, fmt))
+    meta = {"Description": text} if fmt == "png" else {"Description": text}
+    fig.savefig(path, dpi=110, bbox_inches="tight", pad_inches=0.25, metadata=meta)
     pyplot().close(fig)
+    with open(os.path.join(out, "%s.data.json" % name), "w") as f:
+        json.dump({"figure": os.path.basename(path), "source": source.json(), "data": data}, f,
+                  indent=1, sort_keys=True, default=str)
     log("wrote %s" % path)
 
 
@@ -80,74 +141,174 @@ def mode_key(mode):
 
 
 # --------------------------------------------------------------------------------------------
+# Runs and their configurations
+
+
+def value_text(v):
+    if isinstance(v, float) and v == int(v) and abs(v) < 1e15:
+        v = int(v)
+    return json.dumps(v) if isinstance(v, (dict, list)) else str(v)
+
+
+def load_runs(con, where):
+    """{run_id: config dict} of the complete runs that pass every --where filter."""
+    runs = {}
+    cols = ", ".join(RUN_COLUMNS)
+    for row in con.execute("SELECT run_id, %s, parameters FROM runs WHERE status = "
+                           "'complete' ORDER BY run_id" % cols):
+        run_id, values, params = row[0], row[1:-1], row[-1]
+        cfg = {"run." + c: v for c, v in zip(RUN_COLUMNS, values)}
+        try:
+            p = json.loads(params or "{}")
+        except ValueError:
+            p = {}
+        if isinstance(p, dict):
+            cfg.update(p)
+        runs[run_id] = cfg
+    for key, want in where:
+        runs = {r: c for r, c in runs.items()
+                if value_text(c.get(key, c.get("run." + key))) == want}
+    return runs
+
+
+def varying(runs, ignore=()):
+    """Keys whose values differ between \\p runs (missing counts as a value), replicates and
+    \\p ignore left out; sorted."""
+    keys = set()
+    for cfg in runs.values():
+        keys.update(cfg)
+    out = []
+    for k in sorted(keys):
+        if k in REPLICATE_KEYS or k in ignore:
+            continue
+        if len({value_text(cfg.get(k)) for cfg in runs.values()}) > 1:
+            out.append(k)
+    return out
+
+
+# runs columns shown under their option's name (labels show each setting once).
+COLUMN_OPTION = {"model_bytes": "modelBytes", "segment_size": "segmentSize"}
+
+
+def config_label(cfg, keys):
+    parts = []
+    for k in keys:
+        if "run." + k in keys:
+            continue  # the runs column says it (resolved: the schedule's name, not its path)
+        name = k[4:] if k.startswith("run.") else k
+        name = COLUMN_OPTION.get(name, name)
+        v = cfg.get(k)
+        if name in ("linkRate", "accessRate", "publicRate", "fpgaRate") and \
+                isinstance(v, (int, float)) and v:
+            v = rate_text(v)
+        elif name in ("modelBytes", "model_bytes") and isinstance(v, (int, float)):
+            v = bytes_text(v)
+        elif name == "topology" and isinstance(v, str):
+            v = os.path.splitext(os.path.basename(v))[0]
+        part = "%s=%s" % (name, value_text(v) if v is not None else "(none)")
+        if part not in parts:
+            parts.append(part)
+    return ", ".join(parts) if parts else "all runs"
+
+
+def group_runs(runs, keys):
+    groups = collections.defaultdict(list)
+    for run_id, cfg in runs.items():
+        groups[tuple(value_text(cfg.get(k)) for k in keys)].append(run_id)
+    return groups
+
+
+def too_many(name, n, limit, keys):
+    names = []
+    for k in keys:
+        k = k[4:] if k.startswith("run.") else k
+        if k not in names:
+            names.append(k)
+    skip(name, "%d configurations (%s vary) need more than %d panels; select runs with "
+         "--where NAME=VALUE" % (n, ", ".join(names), limit))
+
+
+# --------------------------------------------------------------------------------------------
 # Round time versus link rate
 
 
-def plot_round_time(con, out, fmt):
+def plot_round_time(con, db, runs, out, fmt, max_panels):
     name = "round-time-vs-link-rate"
-    runs = con.execute("SELECT run_id, mode, schedule, model_bytes, parameters FROM runs "
-                       "WHERE status = 'complete'").fetchall()
     if not runs:
-        return skip(name, "no complete runs in the database")
+        return skip(name, "no complete runs in the database (or none selected)")
+    query = ("round time = MAX(end_s) - MIN(start_s) per (run_id, round) of table rounds, "
+             "averaged over a run's rounds; link rate = parameters.linkRate, else "
+             "MAX(capacity_bps) of the run's private links")
     durations = collections.defaultdict(list)
     for run_id, rnd, d in con.execute(
             "SELECT run_id, round, MAX(end_s) - MIN(start_s) FROM rounds GROUP BY run_id, round"):
         durations[run_id].append(d)
     private_rate = dict(con.execute(
         "SELECT run_id, MAX(capacity_bps) FROM links WHERE kind = 'private' GROUP BY run_id"))
-    series = collections.defaultdict(lambda: collections.defaultdict(list))
-    for run_id, mode, schedule, model_bytes, params in runs:
+    usable = {}
+    for run_id, cfg in runs.items():
         if not durations.get(run_id):
             continue
-        try:
-            p = json.loads(params or "{}")
-        except ValueError:
-            p = {}
-        rate = float(p.get("linkRate") or 0) or private_rate.get(run_id)
-        if not rate:
-            continue
-        mean = sum(durations[run_id]) / len(durations[run_id])
-        series[(schedule or "?", model_bytes or 0)][(mode or "?", rate)].append(mean)
-    if not series:
+        rate = cfg.get("linkRate")
+        rate = float(rate) if isinstance(rate, (int, float)) and rate else \
+            private_rate.get(run_id)
+        if rate:
+            usable[run_id] = (rate, sum(durations[run_id]) / len(durations[run_id]))
+    if not usable:
         return skip(name, "no complete run has rounds and a link rate")
-    groups = sorted(series, key=lambda g: (-sum(len(v) for v in series[g].values()), g))
-    if len(groups) > 6:
-        log("%s: %d (schedule, model size) groups; plotting the 6 with most runs" %
-            (name, len(groups)))
-        groups = sorted(groups[:6])
-    else:
-        groups = sorted(groups)
+    sel = {r: runs[r] for r in usable}
+    panel_keys = varying(sel, ignore={"linkRate", "mode", "run.mode"})
+    panels = group_runs(sel, panel_keys)
+    if len(panels) > max_panels:
+        return too_many(name, len(panels), max_panels, panel_keys)
     plt = pyplot()
-    cols = min(3, len(groups))
-    rows = (len(groups) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.9 * rows), squeeze=False,
+    cols = min(3, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(5.4 * cols, 4.1 * rows), squeeze=False,
                              constrained_layout=True)
-    for ax, group in zip(axes.flat, groups):
-        points = series[group]
+    data = []
+    for ax, key in zip(axes.flat, sorted(panels)):
+        members = panels[key]
+        label = config_label(runs[members[0]], panel_keys)
+        points = collections.defaultdict(list)
+        for r in members:
+            mode = runs[r].get("mode") or runs[r].get("run.mode") or "?"
+            points[(mode, usable[r][0])].append(r)
+        panel = {"panel": label, "lines": []}
         for mode in sorted({m for m, _ in points}, key=mode_key):
-            xs = sorted(r for m, r in points if m == mode)
-            ys = [sum(points[(mode, x)]) / len(points[(mode, x)]) for x in xs]
-            lo = [max(0.0, y - min(points[(mode, x)])) for x, y in zip(xs, ys)]
-            hi = [max(0.0, max(points[(mode, x)]) - y) for x, y in zip(xs, ys)]
+            xs = sorted(x for m, x in points if m == mode)
+            ys, lo, hi, pts = [], [], [], []
+            for x in xs:
+                vals = [usable[r][1] for r in points[(mode, x)]]
+                y = sum(vals) / len(vals)
+                ys.append(y)
+                lo.append(max(0.0, y - min(vals)))
+                hi.append(max(0.0, max(vals) - y))
+                pts.append({"link_rate_bps": x, "mean_round_s": y, "runs": points[(mode, x)],
+                            "replicates": len(vals)})
             ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3,
                         label=MODE_LABEL.get(mode, mode))
+            panel["lines"].append({"mode": mode, "points": pts})
+        data.append(panel)
+        rates = sorted({x for _, x in points})
         ax.set_xscale("log")
-        rates = sorted({r for _, r in points})
         ax.set_xticks(rates)
         ax.set_xticklabels([rate_text(r) for r in rates], rotation=30 if len(rates) > 5 else 0)
         ax.minorticks_off()
-        low = min(min(v) for v in points.values())
-        if low > 0 and max(max(v) for v in points.values()) / low > 10:
+        ys_all = [usable[r][1] for r in members]
+        if min(ys_all) > 0 and max(ys_all) / min(ys_all) > 10:
             ax.set_yscale("log")
         ax.set_xlabel("private link rate")
         ax.set_ylabel("mean round time (s)")
-        ax.set_title("%s, %s model" % (group[0], bytes_text(group[1])), fontsize=10)
+        ax.set_title(label, fontsize=8)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
-    for ax in list(axes.flat)[len(groups):]:
+    for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
-    fig.suptitle("Round time versus link rate")
-    save(fig, os.path.join(out, "%s.%s" % (name, fmt)))
+    fig.suptitle("Round time versus link rate (error bars: replicates differing in RngRun/"
+                 "RngSeed only)", fontsize=10)
+    save(fig, out, name, fmt, Source(db, usable, query,
+                                     "panels by " + (", ".join(panel_keys) or "nothing")), data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -163,56 +324,6 @@ def weighted_clique_size(rounds):
     return num / den if den else float("nan")
 
 
-def clique_points_db(con):
-    points = []
-    rows = con.execute("SELECT run_id, mode, model_bytes, parameters FROM runs WHERE status = "
-                       "'complete' AND schedule LIKE 'optimized%'").fetchall()
-    for run_id, mode, model_bytes, params in rows:
-        per_round = collections.defaultdict(list)
-        for rnd, members in con.execute("SELECT round, members FROM rounds WHERE run_id = ?",
-                                        (run_id,)):
-            per_round[rnd].append(len(members.split("+")))
-        if not per_round:
-            continue
-        try:
-            rate = float(json.loads(params or "{}").get("linkRate") or 0)
-        except ValueError:
-            rate = 0
-        points.append((mode, rate, model_bytes or 0, weighted_clique_size(per_round.values()),
-                       "db"))
-    return points
-
-
-def clique_points_table(path):
-    """Rows of doc/optimizer-table.rst: mode, rate, model size, 'p=2: 3+3+3 | 9'."""
-    points = []
-    try:
-        text = open(path, encoding="utf-8").read()
-    except OSError:
-        return points
-    for block in re.split(r"\n\s*\*\s+-\s+", text)[1:]:
-        cells = [c.strip() for c in re.split(r"\n\s+-\s+", block)]
-        if len(cells) < 4:
-            continue
-        m = re.match(r"p=\d+:\s*(.*)$", cells[3])
-        r = re.match(r"([\d.]+)\s*Gbps", cells[1])
-        if not (m and r):
-            continue
-        sizes = [[int(x) for x in part.split("+") if x.strip()]
-                 for part in m.group(1).split("|")]
-        mode = {"multicast+aggregation": "aggregation"}.get(cells[0], cells[0])
-        points.append((mode, float(r.group(1)) * 1e9, parse_bytes(cells[2]),
-                       weighted_clique_size(sizes), "optimizer table"))
-    return points
-
-
-def parse_bytes(text):
-    m = re.match(r"([\d.]+)\s*([kMG]?)B", text.strip())
-    if not m:
-        return 0
-    return float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}[m.group(2)]
-
-
 def clique_points_schedules(paths):
     """Optimizer output schedules: the description names mode, model and link rate."""
     points = []
@@ -225,50 +336,75 @@ def clique_points_schedules(paths):
             continue
         desc = doc.get("description", "")
         mode = re.search(r"mode (\w+)", desc)
-        model = re.search(r"model ([\d.e+]+) B", desc)
-        link = re.search(r"link ([\d.e+]+) bit/s", desc)
         sizes = [[len(c) for c in r.get("cliques", [])] for r in doc.get("rounds", [])]
         if not mode or not sizes:
             log("ignoring %s: not an optimize-schedule output (no mode in description)" % path)
             continue
-        points.append((mode.group(1), float(link.group(1)) if link else 0,
-                       float(model.group(1)) if model else 0, weighted_clique_size(sizes),
-                       "schedule file"))
+        points.append((mode.group(1), "file %s: %s" % (os.path.basename(path),
+                                                        doc.get("name", "?")),
+                       weighted_clique_size(sizes)))
     return points
 
 
-def plot_clique_size(con, out, fmt, table_path, schedule_files):
+def plot_clique_size(con, db, runs, out, fmt, schedule_files):
     name = "clique-size-vs-capabilities"
-    points = clique_points_db(con) + clique_points_table(table_path) + \
-        clique_points_schedules(schedule_files)
-    if not points:
-        return skip(name, "no optimized schedules: no 'optimized*' runs in the database, no "
-                    "%s, no --optimizer-schedule files" % table_path)
+    query = ("complete runs whose schedule is named optimized-*; clique sizes from the members "
+             "of table rounds, weighted by islands")
+    opt = {r: c for r, c in runs.items() if str(c.get("run.schedule") or "").startswith(
+        "optimized")}
+    per_run = {}
+    for r in opt:
+        per_round = collections.defaultdict(list)
+        for rnd, members in con.execute("SELECT round, members FROM rounds WHERE run_id = ?",
+                                        (r,)):
+            per_round[rnd].append(len(members.split("+")))
+        if per_round:
+            per_run[r] = weighted_clique_size(per_round.values())
+    files = clique_points_schedules(schedule_files)
+    if not per_run and not files:
+        return skip(name, "no runs of the optimizer's schedules (schedule optimized-*) in the "
+                    "database and no --optimizer-schedule files")
+    sel = {r: opt[r] for r in per_run}
+    # The schedule is the optimizer's answer, not a setting: lines by every other parameter.
+    line_keys = varying(sel, ignore={"mode", "run.mode", "run.schedule", "schedule"})
+    lines = group_runs(sel, line_keys)
     plt = pyplot()
-    modes = sorted({p[0] for p in points}, key=mode_key)
-    series = collections.defaultdict(dict)
-    for mode, rate, model, size, source in points:
-        series[(rate, model, source)][mode] = size
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = plt.subplots(figsize=(7.5, 4.8), constrained_layout=True)
+    modes = sorted({(c.get("mode") or c.get("run.mode") or "?") for c in sel.values()} |
+                   {p[0] for p in files}, key=mode_key)
     markers = "osD^v<>p*h"
-    n = len(series)
-    for i, key in enumerate(sorted(series)):
-        rate, model, source = key
-        ms = [m for m in modes if m in series[key]]
-        shift = (i - (n - 1) / 2) * min(0.04, 0.5 / n)  # coinciding lines side by side
-        label = "%s, %s model%s" % (rate_text(rate) if rate else "topology rate",
-                                     bytes_text(model) if model else "?",
-                                     "" if source == "optimizer table" else " (%s)" % source)
-        ax.plot([modes.index(m) + shift for m in ms], [series[key][m] for m in ms],
-                marker=markers[i % len(markers)], label=label)
+    data = []
+    n = len(lines) + len(files)
+    for i, key in enumerate(sorted(lines)):
+        members = lines[key]
+        by_mode = collections.defaultdict(list)
+        for r in members:
+            by_mode[sel[r].get("mode") or sel[r].get("run.mode") or "?"].append(r)
+        ms = [m for m in modes if m in by_mode]
+        ys = [sum(per_run[r] for r in by_mode[m]) / len(by_mode[m]) for m in ms]
+        shift = (i - (n - 1) / 2) * min(0.04, 0.5 / max(n, 1))
+        label = config_label(sel[members[0]], line_keys)
+        ax.plot([modes.index(m) + shift for m in ms], ys, marker=markers[i % len(markers)],
+                label=label)
+        data.append({"line": label, "points": [
+            {"mode": m, "clique_size": y, "runs": by_mode[m],
+             "schedules": sorted({sel[r]["run.schedule"] for r in by_mode[m]})}
+            for m, y in zip(ms, ys)]})
+    for j, (mode, label, size) in enumerate(files):
+        ax.plot([modes.index(mode)], [size], marker=markers[(len(lines) + j) % len(markers)],
+                linestyle="none", label=label)
+        data.append({"line": label, "points": [{"mode": mode, "clique_size": size}]})
     ax.set_xticks(range(len(modes)))
     ax.set_xticklabels([MODE_LABEL.get(m, m) for m in modes])
     ax.set_xlabel("network capabilities")
-    ax.set_ylabel("mean clique size of the best schedule\n(island-weighted)")
+    ax.set_ylabel("mean clique size of the optimizer's schedule\n(island-weighted)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7, loc="best")
-    ax.set_title("Best clique size versus capabilities")
-    save(fig, os.path.join(out, "%s.%s" % (name, fmt)))
+    ax.set_title("Best clique size versus capabilities", fontsize=10)
+    note = "lines by " + (", ".join(line_keys) or "nothing")
+    if files:
+        note += "; files: " + ", ".join(os.path.basename(f) for f in schedule_files)
+    save(fig, out, name, fmt, Source(db, per_run, query, note), data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -310,58 +446,65 @@ def find_loss_tables(con):
     return found
 
 
-def plot_loss(con, out, fmt):
+def plot_loss(con, db, runs, out, fmt):
     name = "loss-vs-time"
     tables = find_loss_tables(con)
     if not tables:
         return skip(name, "no loss table in the database (a table with run_id, a *loss* column "
                     "and a time column; the training proxy adds one)")
-    run_info = {r[0]: r[1:] for r in con.execute(
-        "SELECT run_id, mode, schedule, run_number FROM runs")}
-    # The first loss table with rows: an empty one (the results schema always creates the
-    # training table) must not hide another table's curves.
+    # The first loss table with rows of selected runs: an empty one (the results schema always
+    # creates the training table) must not hide another table's curves.
     for table, loss_col, time_col in tables:
         rows = con.execute("SELECT run_id, \"%s\", AVG(\"%s\") FROM \"%s\" WHERE \"%s\" IS NOT "
                            "NULL GROUP BY run_id, \"%s\" ORDER BY run_id, \"%s\"" %
                            (time_col, loss_col, table, loss_col, time_col, time_col)).fetchall()
         curves = collections.defaultdict(list)
         for run_id, t, loss in rows:
-            if t is not None and loss is not None:
+            if t is not None and loss is not None and (run_id in runs or not runs):
                 curves[run_id].append((t, loss))
         if curves:
             break
     else:
-        return skip(name, "table%s %s ha%s no rows" % ("s" if len(tables) > 1 else "",
-                                                      ", ".join(t[0] for t in tables),
-                                                      "ve" if len(tables) > 1 else "s"))
+        return skip(name, "table%s %s ha%s no rows of the selected runs" % (
+            "s" if len(tables) > 1 else "", ", ".join(t[0] for t in tables),
+            "ve" if len(tables) > 1 else "s"))
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = plt.subplots(figsize=(7.5, 4.8), constrained_layout=True)
     shown = sorted(curves)[:12]
     if len(curves) > 12:
-        log("%s: %d runs; plotting the first 12" % (name, len(curves)))
+        log("%s: %d runs; plotting the first 12 (select with --where)" % (name, len(curves)))
+    known = {r: runs[r] for r in shown if r in runs}
+    keys = varying(known) if len(known) > 1 else []
+    data = []
     for run_id in shown:
-        mode, schedule, run_number = run_info.get(run_id, ("?", "?", "?"))
         xs, ys = zip(*curves[run_id])
-        ax.plot(xs, ys, marker="o" if len(xs) <= 30 else None, markersize=3,
-                label="run %s: %s, %s, RngRun %s" % (run_id, mode, schedule, run_number))
+        label = "run %s" % run_id + (": " + config_label(runs.get(run_id, {}), keys)
+                                     if keys else "")
+        ax.plot(xs, ys, marker="o" if len(xs) <= 30 else None, markersize=3, label=label)
+        data.append({"run": run_id, "label": label, "time": list(xs), "loss": list(ys)})
     if all(y > 0 for c in curves.values() for _, y in c):
         ax.set_yscale("log")
     ax.set_xlabel(time_col)
     ax.set_ylabel(loss_col)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    ax.set_title("Loss versus time (table %s)" % table)
-    save(fig, os.path.join(out, "%s.%s" % (name, fmt)))
+    ax.set_title("Loss versus time (table %s)" % table, fontsize=10)
+    query = "AVG(%s) per (run_id, %s) of table %s (islands averaged)" % (loss_col, time_col,
+                                                                        table)
+    save(fig, out, name, fmt, Source(db, shown, query,
+                                     "labels by " + (", ".join(keys) or "run id")), data)
 
 
 # --------------------------------------------------------------------------------------------
-# Map
+# Topologies (the run's own) and the map
 
 
 def read_cities(path):
-    """{code: (name, lat, lon)} from the [cities] section of a topology file."""
+    """{code: (name, lat, lon)}: our format's [cities], or a GraphML file (Topology Zoo)."""
+    if path.lower().endswith(".graphml"):
+        return read_graphml_cities(path)
     cities, section, header = {}, None, None
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:
         for line in f:
             line = line.strip()
             if not line or line.startswith("#"):
@@ -377,10 +520,42 @@ def read_cities(path):
                 continue
             rec = dict(zip(header, [c.strip() for c in row]))
             try:
-                cities[rec["code"]] = (rec.get("name", rec["code"]), float(rec["latitude"]),
-                                       float(rec["longitude"]))
+                cities[rec["code"].upper()] = (rec.get("name", rec["code"]),
+                                               float(rec["latitude"]), float(rec["longitude"]))
             except (KeyError, ValueError):
                 continue
+    return cities
+
+
+def graphml_code(label):
+    """GraphmlTopologyReader::CodeFromLabel: the first three ASCII letters or digits."""
+    return "".join(c for c in label if c.isascii() and c.isalnum())[:3].upper()
+
+
+def read_graphml_cities(path):
+    """Cities of a GraphML file with the codes GraphmlTopologyReader gives them (label ->
+    code, made unique in file order; device = code + "1" also reserved). Nodes without
+    coordinates are left out (the reader keeps them unknown)."""
+    ns = {"g": "http://graphml.graphdrawing.org/xmlns"}
+    root = ET.parse(path).getroot()
+    if not root.tag.endswith("graphml"):
+        return {}
+    tag = lambda t: "{%s}%s" % (ns["g"], t) if root.tag.startswith("{") else t
+    keys = {k.get("id"): k.get("attr.name") for k in root.iter(tag("key"))
+            if k.get("for") == "node"}
+    cities, taken = {}, set()
+    for i, node in enumerate(root.iter(tag("node"))):
+        values = {keys.get(d.get("key")): (d.text or "").strip() for d in node.iter(tag("data"))}
+        base = graphml_code(values.get("label", "")) or "N%d" % i
+        code, k = base, 2
+        while code in taken or code + "1" in taken:
+            code, k = "%s%d" % (base, k), k + 1
+        taken.update((code, code + "1"))
+        try:
+            cities[code] = (values.get("label") or code, float(values["Latitude"]),
+                            float(values["Longitude"]))
+        except (KeyError, ValueError):
+            continue
     return cities
 
 
@@ -421,31 +596,22 @@ def label_offset(cities, code):
     return fan[[k for _, k in near].index(code) % len(fan)]
 
 
-def plot_map(out, fmt, topology, schedule_file):
-    cities = read_cities(topology)
-    if not cities:
-        return skip("map", "no [cities] with coordinates in %s" % topology)
-    try:
-        with open(schedule_file) as f:
-            sched = json.load(f)
-    except (OSError, ValueError) as e:
-        return skip("map", "cannot read schedule %s: %s" % (schedule_file, e))
-    rounds = sched.get("rounds", [])
-    if not rounds:
-        return skip("map", "schedule %s has no rounds" % schedule_file)
-    name = sched.get("name") or os.path.splitext(os.path.basename(schedule_file))[0]
+def draw_map(out, fmt, cities, rounds, name, topo_name, source):
+    """rounds: [[clique (list of codes), ...], ...]."""
     plt = pyplot()
     cols = min(2, len(rounds))
     rows_n = (len(rounds) + cols - 1) // cols
-    fig, axes = plt.subplots(rows_n, cols, figsize=(7.5 * cols, 4.2 * rows_n), squeeze=False,
+    fig, axes = plt.subplots(rows_n, cols, figsize=(7.5 * cols, 4.4 * rows_n), squeeze=False,
                              constrained_layout=True)
     colors = plt.get_cmap("tab10").colors
     lons = [c[2] for c in cities.values()]
     lats = [c[1] for c in cities.values()]
-    for r, (ax, rnd) in enumerate(zip(axes.flat, rounds)):
+    unplaced = set()
+    for r, (ax, cliques) in enumerate(zip(axes.flat, rounds)):
         in_clique = set()
-        for k, clique in enumerate(rnd.get("cliques", [])):
+        for k, clique in enumerate(cliques):
             pts = [(cities[c][2], cities[c][1]) for c in clique if c in cities]
+            unplaced.update(c for c in clique if c not in cities)
             color = colors[k % len(colors)]
             for i in range(len(pts)):
                 for j in range(i + 1, len(pts)):
@@ -462,10 +628,10 @@ def plot_map(out, fmt, topology, schedule_file):
         if idle:
             ax.scatter([cities[c][2] for c in idle], [cities[c][1] for c in idle], color="grey",
                        marker="x", s=35, zorder=3, label="idle: " + "+".join(idle))
-        for code, (_, lat, lon) in cities.items():
+        for code in cities:
             offset, ha = label_offset(cities, code)
-            ax.annotate(code, (lon, lat), textcoords="offset points", xytext=offset, ha=ha,
-                        fontsize=8, zorder=4)
+            ax.annotate(code, (cities[code][2], cities[code][1]), textcoords="offset points",
+                        xytext=offset, ha=ha, fontsize=8, zorder=4)
         ax.set_xlim(min(lons) - 20, max(lons) + 20)
         ax.set_ylim(min(lats) - 15, max(lats) + 15)
         ax.set_aspect("equal")
@@ -477,24 +643,159 @@ def plot_map(out, fmt, topology, schedule_file):
         ax.legend(fontsize=7, loc="lower left")
     for ax in list(axes.flat)[len(rounds):]:
         ax.set_visible(False)
-    fig.suptitle("Schedule %s: cliques per period round" % name)
+    fig.suptitle("Schedule %s on %s: cliques per round" % (name, topo_name), fontsize=10)
+    if unplaced:
+        source.note += ("; " if source.note else "") + "not drawn (no coordinates): " + \
+            ", ".join(sorted(unplaced))
     safe = re.sub(r"[^\w.-]", "_", name)
-    save(fig, os.path.join(out, "map-%s.%s" % (safe, fmt)))
+    save(fig, out, "map-%s" % safe, fmt, source,
+         {"topology": topo_name, "schedule": name, "rounds": rounds,
+          "cities": {c: [v[1], v[2]] for c, v in cities.items()}})
 
 
-def default_schedules(con):
-    """Schedules the database's runs used (as files), else the shipped 3x3-rotating."""
-    found = {}
-    if con is not None:
-        for name, params in con.execute("SELECT DISTINCT schedule, parameters FROM runs"):
+def run_topology_path(cfg, db):
+    """The topology file a run used (its recorded --topology), resolved; None if unknown."""
+    path = cfg.get("topology")
+    if not isinstance(path, str) or not path:
+        return None
+    for cand in (path, os.path.join(os.path.dirname(os.path.abspath(db)), path)):
+        if os.path.isfile(cand):
+            return cand
+    return None
+
+
+def run_rounds(con, run_id):
+    """[[clique, ...] per round] of a run from table rounds, up to the first repetition."""
+    per = collections.defaultdict(dict)
+    for rnd, clique, members in con.execute(
+            "SELECT round, clique, members FROM rounds WHERE run_id = ? ORDER BY round, clique",
+            (run_id,)):
+        per[rnd][clique] = members.split("+")
+    rounds = []
+    for rnd in sorted(per):
+        cliques = [per[rnd][c] for c in sorted(per[rnd])]
+        if rounds and cliques == rounds[0]:
+            break  # the period repeats
+        rounds.append(cliques)
+    return rounds[:8]
+
+
+def plot_maps(con, db, runs, out, fmt, schedules, topology):
+    if schedules:  # schedule files on a given (or the default) topology: no database needed
+        topo = topology or os.path.join(DATA, "nine-city.topology")
+        if not os.path.isfile(topo):
+            log("error: %s: no such topology file" % topo)
+            return 2
+        cities = read_cities(topo)
+        for s in schedules:
+            path = schedule_path(s)
             try:
-                path = json.loads(params or "{}").get("schedule")
-            except ValueError:
-                path = None
-            for cand in (schedule_path(name) if name else None, path):
-                if name not in found and cand and os.path.isfile(cand):
-                    found[name] = cand
-    return list(found.values()) or [schedule_path("3x3-rotating")]
+                with open(path) as f:
+                    sched = json.load(f)
+            except (OSError, ValueError) as e:
+                skip("map", "cannot read schedule %s: %s" % (path, e))
+                continue
+            rounds = [r.get("cliques", []) for r in sched.get("rounds", [])]
+            if not rounds or not cities:
+                skip("map", "schedule %s has no rounds or %s no cities" % (path, topo))
+                continue
+            name = sched.get("name") or os.path.splitext(os.path.basename(path))[0]
+            draw_map(out, fmt, cities, rounds, name,
+                     os.path.splitext(os.path.basename(topo))[0],
+                     Source(None, [], "schedule file %s, topology file %s" % (path, topo)))
+        return 0
+    if not runs:
+        skip("map", "no complete runs (give --schedule NAME to map a schedule file)")
+        return 0
+    # One map per (schedule, topology) of the runs, from the first run's rounds.
+    first = {}
+    for run_id, cfg in sorted(runs.items()):
+        key = (cfg.get("run.schedule"), run_topology_path(cfg, db) or cfg.get("topology"))
+        first.setdefault(key, []).append(run_id)
+    names = collections.Counter(k[0] for k in first)
+    for (sched, topo), ids in sorted(first.items(), key=lambda kv: kv[1][0]):
+        cfg = runs[ids[0]]
+        topo_path = run_topology_path(cfg, db)
+        if topo_path is None:
+            skip("map", "runs %s: topology %r not found (a synthetic topology, or a file that "
+                 "moved)" % (id_ranges(ids), cfg.get("topology")))
+            continue
+        cities = read_cities(topo_path)
+        rounds = run_rounds(con, ids[0])
+        if not cities or not rounds:
+            skip("map", "%s: no cities with coordinates in %s or no rounds" %
+                 (id_ranges(ids), topo_path))
+            continue
+        topo_name = os.path.splitext(os.path.basename(topo_path))[0]
+        name = sched or "?"
+        if names[sched] > 1:
+            name = "%s-%s" % (name, topo_name)
+        draw_map(out, fmt, cities, rounds, name, topo_name,
+                 Source(db, ids, "cliques of run %d's rounds (table rounds); cities of its "
+                        "recorded topology %s" % (ids[0], topo_path)))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# Per-island timeline
+
+
+def plot_timelines(con, db, runs, out, fmt, run_ids, limit):
+    name = "timeline"
+    have = [r for (r,) in con.execute("SELECT DISTINCT run_id FROM island_rounds ORDER BY "
+                                      "run_id")]
+    chosen = [r for r in (run_ids or have) if r in have and (r in runs or run_ids)]
+    if not chosen:
+        return skip(name, "no island_rounds rows of the selected runs")
+    if not run_ids and len(chosen) > limit:
+        log("%s: %d runs; drawing the last %d (choose with --run ID)" % (name, len(chosen),
+                                                                         limit))
+        chosen = chosen[-limit:]
+    plt = pyplot()
+    for run_id in chosen:
+        rows = con.execute("SELECT island, round, start_s, compute_end_s, end_s FROM "
+                           "island_rounds WHERE run_id = ? ORDER BY island, round",
+                           (run_id,)).fetchall()
+        islands = sorted({r[0] for r in rows})
+        starts = collections.defaultdict(dict)
+        for island, rnd, s, c, e in rows:
+            starts[island][rnd] = s
+        round_end = collections.defaultdict(float)
+        for island, rnd, s, c, e in rows:
+            round_end[rnd] = max(round_end[rnd], e)
+        fig, ax = plt.subplots(figsize=(9, 0.45 * len(islands) + 1.6), constrained_layout=True)
+        colors = {"compute": "#4c72b0", "exchange": "#dd8452", "wait": "#c8c8c8"}
+        data = []
+        for y, island in enumerate(islands):
+            for isl, rnd, s, c, e in rows:
+                if isl != island:
+                    continue
+                nxt = starts[island].get(rnd + 1, round_end[rnd])
+                phases = [("compute", s, c), ("exchange", c, e), ("wait", e, max(e, nxt))]
+                for phase, a, b in phases:
+                    if b > a:
+                        ax.barh(y, b - a, left=a, color=colors[phase], edgecolor="white",
+                                linewidth=0.3, height=0.7)
+                data.append({"island": island, "round": rnd, "compute_s": c - s,
+                             "exchange_s": e - c, "wait_s": max(0.0, nxt - e)})
+        for rnd, end in round_end.items():
+            ax.axvline(end, color="black", linewidth=0.4, alpha=0.4)
+        ax.set_yticks(range(len(islands)))
+        ax.set_yticklabels(islands)
+        ax.invert_yaxis()
+        ax.set_xlabel("simulated time (s)")
+        handles = [pyplot().Rectangle((0, 0), 1, 1, color=colors[k]) for k in colors]
+        ax.legend(handles, ["compute", "exchange (send and receive)",
+                            "wait for the slowest island"], fontsize=7, loc="upper right")
+        cfg = runs.get(run_id, {})
+        ax.set_title("Run %d per island and round: %s, mode %s, schedule %s" % (
+            run_id, os.path.splitext(os.path.basename(str(cfg.get("topology", "?"))))[0],
+            cfg.get("mode", cfg.get("run.mode", "?")), cfg.get("run.schedule", "?")),
+            fontsize=9)
+        save(fig, out, "%s-run%d" % (name, run_id), fmt,
+             Source(db, [run_id], "table island_rounds: compute = compute_end_s - start_s, "
+                    "exchange = end_s - compute_end_s, wait = the island's next start (or the "
+                    "round's last end) - end_s"), data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -502,60 +803,73 @@ def default_schedules(con):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Plots from a results database (doc/sweeps.rst).")
-    ap.add_argument("db", nargs="?", help="results database (optional for --only map)")
+    ap.add_argument("db", nargs="?", help="results database (optional for --schedule maps)")
     ap.add_argument("--out", default="plots", help="output directory (default plots/)")
     ap.add_argument("--format", choices=("png", "svg"), default="png")
     ap.add_argument("--only", default=",".join(PLOTS),
                     help="comma-separated subset of: %s" % ", ".join(PLOTS))
-    ap.add_argument("--topology", default=os.path.join(DATA, "nine-city.topology"),
-                    help="topology file for the map (default data/nine-city.topology)")
+    ap.add_argument("--where", action="append", default=[], metavar="NAME=VALUE",
+                    help="only runs whose parameter (or runs column) NAME has VALUE "
+                         "(repeatable), e.g. --where lossRate=0 --where mode=unicast")
+    ap.add_argument("--max-panels", type=int, default=9,
+                    help="most panels of one figure (default 9); more configurations: skipped")
     ap.add_argument("--schedule", action="append", default=[],
-                    help="schedule to map (name of a shipped one or a JSON path; repeatable; "
-                         "default: the schedules of the database's runs)")
-    ap.add_argument("--optimizer-table", default=os.path.join(REPO, "doc", "optimizer-table.rst"),
-                    help="optimizer table for the clique-size plot (default "
-                         "doc/optimizer-table.rst, used if present)")
+                    help="map this schedule file (shipped name or JSON path; repeatable) on "
+                         "--topology instead of the runs' own schedules")
+    ap.add_argument("--topology", default=None,
+                    help="topology of the --schedule maps (default data/nine-city.topology)")
     ap.add_argument("--optimizer-schedule", action="append", default=[],
                     help="optimize-schedule --out file for the clique-size plot (repeatable)")
+    ap.add_argument("--run", action="append", type=int, default=[],
+                    help="runs of the timeline plot (default: the last --timelines runs)")
+    ap.add_argument("--timelines", type=int, default=4, help="timelines drawn (default 4)")
     args = ap.parse_args(argv)
 
     wanted = [w.strip() for w in args.only.split(",") if w.strip()]
     bad = [w for w in wanted if w not in PLOTS]
     if bad:
         ap.error("unknown plot %s (choose from %s)" % (", ".join(bad), ", ".join(PLOTS)))
+    where = []
+    for w in args.where:
+        if "=" not in w:
+            ap.error("--where needs NAME=VALUE, got %r" % w)
+        where.append(tuple(w.split("=", 1)))
     con = None
+    runs = {}
     if args.db:
         if not os.path.isfile(args.db):
             log("error: %s: no such database" % args.db)
             return 2
         try:
-            con = sqlite3.connect(args.db, timeout=60)
-            con.execute("SELECT COUNT(*) FROM runs").fetchone()
+            con = sqlite3.connect("file:%s?mode=ro" % os.path.abspath(args.db), uri=True,
+                                  timeout=60)
+            runs = load_runs(con, where)
         except sqlite3.Error as e:
             log("error: %s: not a results database: %s" % (args.db, e))
             return 2
-    elif any(w != "map" for w in wanted):
-        ap.error("a database is needed for plots other than the map")
+    elif any(w != "map" for w in wanted) or not args.schedule:
+        ap.error("a database is needed (only --only map --schedule NAME works without one)")
     os.makedirs(args.out, exist_ok=True)
     try:
         pyplot()
     except ImportError as e:
         log("error: matplotlib is missing (apt-get install python3-matplotlib): %s" % e)
         return 2
+    if con is not None and where and not runs:
+        log("no complete run matches %s" % " and ".join("=".join(w) for w in where))
+    status = 0
     if "round-time" in wanted:
-        plot_round_time(con, args.out, args.format)
+        plot_round_time(con, args.db, runs, args.out, args.format, args.max_panels)
     if "clique-size" in wanted:
-        plot_clique_size(con, args.out, args.format, args.optimizer_table,
-                         args.optimizer_schedule)
+        plot_clique_size(con, args.db, runs, args.out, args.format, args.optimizer_schedule)
     if "loss" in wanted:
-        plot_loss(con, args.out, args.format)
+        plot_loss(con, args.db, runs, args.out, args.format)
     if "map" in wanted:
-        if not os.path.isfile(args.topology):
-            log("error: %s: no such topology file" % args.topology)
-            return 2
-        for s in args.schedule or default_schedules(con):
-            plot_map(args.out, args.format, args.topology, schedule_path(s))
-    return 0
+        status = plot_maps(con, args.db, runs, args.out, args.format, args.schedule,
+                           args.topology) or status
+    if "timeline" in wanted:
+        plot_timelines(con, args.db, runs, args.out, args.format, args.run, args.timelines)
+    return status
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 
     scripts/sweep.py SPEC [--db results.db] [--jobs N] [--build-dir build]
     scripts/sweep.py SPEC --list                      # print the expanded runs, run nothing
+    scripts/sweep.py SPEC --check                     # one trial run: is the contract kept?
     scripts/sweep.py SPEC --emit-slurm DIR            # SLURM job array + run list, run nothing
     scripts/sweep.py --run-list DIR/runs.jsonl --task-index I --task-count N --db task-I.db
 
@@ -18,12 +19,15 @@ A spec file is line based (doc/sweeps.rst has the full grammar):
     rounds = 1
 
 Every parameter is checked against the program's --PrintHelp / --PrintGlobals option list (or a
-`declare =` line); every error names the spec file and line. The runs are the cartesian product
-of the value lists; each executes `program --p1=v1 ... --db=DB --runKey=KEY --quiet=1`, KEY being
-a stable hash of the program name and the parameters. Runs whose key is already 'complete' in
-the database are skipped, so an interrupted sweep is resumed by running it again. A run that
-exits non-zero or crashes without recording itself gets a 'failed' row in table `runs`, with
-the tail of its stderr in `error`, and the sweep goes on.
+`declare =` line); every error names the spec file and line (an empty spec, a control
+character, a non-finite number are errors too). The runs are the cartesian product of the value
+lists; each executes `program --p1=v1 ... --db=DB --runKey=KEY [--quiet=1]`, KEY being a stable
+hash of the program name and the parameters, in its own process group (killed whole when the
+run is stopped or ends). Runs whose key is already 'complete' in the database are skipped, so
+an interrupted sweep is resumed by running it again; a key is recorded complete once. A run
+that exits non-zero or crashes without recording itself gets a 'failed' row in table `runs`,
+with the tail of its stderr in `error`, and the sweep goes on. The contract a program keeps
+(doc/sweeps.rst, "Your own program") is checked by --list and --check.
 
 Python 3 standard library only. Exit status: 0 every run complete, 1 some run failed, 2 bad
 input (spec, options, program), 130/143 interrupted (SIGINT/SIGTERM; restart to resume).
@@ -46,6 +50,9 @@ import sys
 import tempfile
 import time
 
+import results_db
+from results_db import BUSY_TIMEOUT_S, DatabaseError
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_PROGRAM = "nine-city-training"
 DIRECTIVES = ("program", "declare", "timeout")
@@ -56,35 +63,8 @@ GENERAL_ARGUMENTS = ("PrintHelp", "PrintGlobals", "PrintGroups", "PrintGroup", "
                      "PrintAttributes", "PrintVersion", "PrintAllAttributes")
 MAX_RUNS = 1000000
 MAX_RANGE_VALUES = 100000
+MAX_SPEC_BYTES = 1 << 20
 
-# Table `runs` exactly as model/results-database.cc creates it (CREATE ... IF NOT EXISTS on both
-# sides, so whichever opens the database first creates it; test_sweep.py checks they agree).
-RUNS_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta(
-  key TEXT PRIMARY KEY,
-  value TEXT);
-CREATE TABLE IF NOT EXISTS runs(
-  run_id INTEGER PRIMARY KEY AUTOINCREMENT,
-  run_key TEXT,
-  status TEXT NOT NULL,
-  error TEXT,
-  created_at TEXT NOT NULL,
-  program TEXT,
-  version TEXT,
-  topology TEXT,
-  schedule TEXT,
-  mode TEXT,
-  seed INTEGER,
-  run_number INTEGER,
-  model_bytes INTEGER,
-  segment_size INTEGER,
-  rounds INTEGER,
-  parameters TEXT,
-  sim_time_s REAL,
-  wall_time_s REAL);
-CREATE INDEX IF NOT EXISTS runs_key ON runs(run_key);
-"""
-BUSY_TIMEOUT_S = 120.0
 STDERR_TAIL_CHARS = 2000
 
 NUMBER_RE = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
@@ -144,6 +124,8 @@ class ParamType:
             if not is_number(text):
                 raise ValueError("%s expects %s, got '%s'" % (name, self.describe(), text))
             x = float(text)
+            if not math.isfinite(x):
+                raise ValueError("%s: '%s' is out of range (not a finite number)" % (name, text))
             if self.kind == "int" and x != math.floor(x):
                 raise ValueError("%s expects %s, got '%s'" % (name, self.describe(), text))
             return format_number(x)
@@ -249,18 +231,51 @@ def strip_comment(line):
     return line
 
 
+def read_spec_text(path):
+    """The text of a spec file: UTF-8 (a byte-order mark is dropped), no NUL or other control
+    character (a tab excepted); errors name the line."""
+    try:
+        if os.path.isdir(path):
+            raise SpecError(path, 0, "is a directory, not a spec file")
+        with open(path, "rb") as f:
+            data = f.read(MAX_SPEC_BYTES + 1)
+    except OSError as e:
+        raise SpecError(path, 0, "cannot read spec: %s" % e.strerror)
+    if len(data) > MAX_SPEC_BYTES:
+        raise SpecError(path, 0, "larger than %d bytes: not a sweep spec" % MAX_SPEC_BYTES)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise SpecError(path, 1, "the file is UTF-16 text (byte-order mark); save it as UTF-8")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise SpecError(path, data.count(b"\n", 0, e.start) + 1,
+                        "not UTF-8 text: ill-formed byte 0x%02X" % data[e.start])
+
+
+def check_characters(path, lineno, raw):
+    """A control character (NUL included) anywhere in a line is an error naming its field."""
+    for i, c in enumerate(raw):
+        if (ord(c) < 0x20 and c != "\t") or ord(c) == 0x7F:
+            key = raw.partition("=")[0].strip() if "=" in raw[:i] else ""
+            where = ("in the value of '%s'" % key.lstrip("-")) if key else "in the line"
+            raise SpecError(path, lineno, "control character U+%04X %s (column %d)" %
+                            (ord(c), where, i + 1))
+
+
 def parse_spec(path, text=None):
     if text is None:
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise SpecError(path, 0, "cannot read spec: %s" % e.strerror)
-        except UnicodeDecodeError as e:
-            raise SpecError(path, 0, "not UTF-8 text: %s" % e)
+        text = read_spec_text(path)
     spec = Spec(path)
     seen = {}
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    # Only \n ends a line (splitlines() would also split on \v, \f, \x1c...: those are
+    # control characters, refused below with their line).
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for lineno, raw in enumerate(lines, 1):
+        if raw.endswith("\r"):
+            raw = raw[:-1]
+        check_characters(path, lineno, raw)
         line = strip_comment(raw).strip()
         if not line:
             continue
@@ -307,6 +322,10 @@ def parse_spec(path, text=None):
                 if not text_item and not quoted:
                     raise SpecError(path, lineno, "empty value in the list of '%s'" % key)
             spec.params.append((key, items, lineno))
+    if not spec.params:
+        raise SpecError(path, 0, "the spec gives no parameter, so it would silently run the "
+                        "program's defaults; name at least one (e.g. 'RngRun = 1' to run the "
+                        "defaults once)")
     return spec
 
 
@@ -319,6 +338,11 @@ def expand_range(path, lineno, name, text):
                             "a..b *factor)" % (name, text))
         return None
     lo, hi, op, step_text = float(m.group(1)), float(m.group(2)), m.group(3) or "+", m.group(4)
+    if not (math.isfinite(lo) and math.isfinite(hi)) or \
+            (step_text is not None and is_number(step_text) and
+             not math.isfinite(float(step_text))):
+        raise SpecError(path, lineno, "%s: range '%s' has a number out of range (not finite)" %
+                        (name, text))
     if step_text is not None and not is_number(step_text):
         raise SpecError(path, lineno, "%s: bad range step '%s' in '%s'" % (name, step_text, text))
     step = float(step_text) if step_text is not None else 1.0
@@ -476,47 +500,136 @@ def run_key(program_words, params):
     return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 
-def make_runs(program_words, axes):
+def make_runs(program_words, axes, quiet=True):
     runs = []
     names = [n for n, _ in axes]
     for index, combo in enumerate(itertools.product(*[v for _, v in axes])):
         params = dict(zip(names, combo))
         runs.append({"index": index, "run_key": run_key(program_words, params),
-                     "program": program_words, "params": params})
+                     "program": program_words, "params": params, "quiet": quiet})
     return runs
 
 
 def command_of(run, db):
     args = ["--%s=%s" % (k, v) for k, v in run["params"].items()]
-    return list(run["program"]) + args + ["--db=%s" % db, "--runKey=%s" % run["run_key"],
-                                          "--quiet=1"]
+    return list(run["program"]) + args + ["--db=%s" % db, "--runKey=%s" % run["run_key"]] + \
+        (["--quiet=1"] if run.get("quiet", True) else [])
+
+
+def check_static_contract(options, declared, where, lineno, program):
+    """The options a swept program must take (doc/sweeps.rst, 'Your own program'): --db and
+    --runKey. Checked on the program's --PrintHelp; a program described by 'declare =' is
+    checked by --check only (returns a note)."""
+    if declared:
+        return ("sweep: note: %s is described by 'declare =': whether it takes --db and "
+                "--runKey and records its runs is checked by --check (one trial run)" %
+                os.path.basename(program))
+    missing = [o for o in ("db", "runKey") if o not in options]
+    if missing:
+        raise SpecError(where, lineno, "program %s does not take %s (not in its --PrintHelp): a "
+                        "swept program must take --db=FILE and --runKey=KEY and record each run "
+                        "in table runs of FILE (see doc/sweeps.rst, 'Your own program')" %
+                        (os.path.basename(program), " and ".join("--" + m for m in missing)))
+    return None
+
+
+def recorded_value_matches(name, value, recorded, row):
+    """Does the value a program recorded for parameter \\p name match what the sweep passed?"""
+    columns = {"RngRun": "run_number", "RngSeed": "seed", "mode": "mode", "schedule": "schedule",
+               "topology": "topology"}
+    if name in columns and row.get(columns[name]) is not None and \
+            str(row[columns[name]]) in (value, format_number(float(value))
+                                        if is_number(value) else value):
+        return True
+    if recorded is None:
+        return False
+    if isinstance(recorded, bool) or value in ("true", "false"):
+        return str(recorded).lower() in (value, "1" if value == "true" else "0")
+    if isinstance(recorded, (int, float)) and is_number(value):
+        a, b = float(recorded), float(value)
+        return a == b or abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+    text = str(recorded)
+    base = os.path.basename(text)
+    return text == value or base in (value, value + ".json", value + ".topology")
+
+
+def check_contract(run, timeout):
+    """--check: one trial run of \\p run into a scratch database; True if the program kept the
+    contract (exit 0, one complete runs row with its run key, every parameter recorded)."""
+    scratch = tempfile.mkdtemp(prefix="sweep-check-")
+    db = os.path.join(scratch, "check.db")
+    problems = []
+    try:
+        ensure_db(db)
+        cmd = command_of(run, db)
+        sys.stderr.write("sweep: --check: running %s\n" % shlex.join(cmd))
+        try:
+            p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                               timeout=timeout or 600, start_new_session=True)
+            rc, err = p.returncode, p.stderr
+        except (OSError, ValueError) as e:
+            rc, err = 127, str(e)
+        except subprocess.TimeoutExpired:
+            rc, err = None, "timed out"
+        if rc != 0:
+            problems.append("the trial run ended with %s: %s" % (
+                "a timeout" if rc is None else describe_status(rc), err.strip()[-800:]))
+        con = connect(db)
+        con.row_factory = sqlite3.Row
+        rows = [dict(r) for r in con.execute("SELECT * FROM runs WHERE run_key = ?",
+                                             (run["run_key"],))]
+        con.close()
+        if not rows:
+            problems.append("it recorded no row with run_key = '%s' in table runs of the --db "
+                            "database" % run["run_key"])
+        else:
+            row = rows[-1]
+            if row["status"] != "complete" and rc == 0:
+                problems.append("its row has status '%s', not 'complete'" % row["status"])
+            try:
+                recorded = json.loads(row["parameters"] or "{}")
+            except ValueError:
+                recorded = None
+                problems.append("its runs.parameters is not JSON: %r" %
+                                (row["parameters"] or "")[:200])
+            if not isinstance(recorded, dict):
+                recorded = {}
+            for name, value in run["params"].items():
+                if not recorded_value_matches(name, value, recorded.get(name), row):
+                    problems.append("it does not record parameter '%s' = %s in runs.parameters "
+                                    "(recorded: %s): runs that differ in it could not be told "
+                                    "apart" % (name, value, json.dumps(recorded.get(name))))
+    except DatabaseError as e:
+        problems.append(str(e))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    for p in problems:
+        sys.stderr.write("sweep: --check: %s: %s\n" % (os.path.basename(run["program"][0]), p))
+    if not problems:
+        sys.stderr.write("sweep: --check: %s keeps the contract: it recorded run %s as complete "
+                         "with all %d parameters\n" % (os.path.basename(run["program"][0]),
+                                                        run["run_key"], len(run["params"])))
+    return not problems
 
 
 # --------------------------------------------------------------------------------------------
 # Database
 
 
-def connect(db, wal=False):
-    con = sqlite3.connect(db, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-    if wal:
-        con.execute("PRAGMA journal_mode=WAL")  # persistent: once, when the sweep starts
-    return con
+def connect(db):
+    return results_db.connect(db)
 
 
 def ensure_db(db):
-    """Create the database (WAL) with tables meta and runs if needed."""
+    """Create (or check) the results database before anything runs: its directory, tables
+    meta, runs and sweep_runs, WAL mode; raises DatabaseError with the cause."""
     d = os.path.dirname(os.path.abspath(db))
-    os.makedirs(d, exist_ok=True)
-    con = connect(db, wal=True)
     try:
-        con.execute("BEGIN IMMEDIATE")
-        for stmt in RUNS_SCHEMA.split(";"):
-            if stmt.strip():
-                con.execute(stmt)
-        con.execute("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', '1')")
-        con.execute("COMMIT")
-    finally:
-        con.close()
+        os.makedirs(d, exist_ok=True)
+    except OSError as e:
+        raise DatabaseError("results database %s: cannot create its directory %s: %s" %
+                            (db, d, e.strerror))
+    results_db.open_results(db, results_db.SWEEP_SCHEMA).close()
 
 
 def complete_keys(db):
@@ -572,6 +685,20 @@ def record_failure(db, run, error, wall_s):
         con.close()
 
 
+def record_sweep_run(db, run, cmd, spec):
+    """Record what the sweep passes to a run (table sweep_runs; the first start of a key),
+    whatever the program itself records."""
+    con = connect(db)
+    try:
+        con.execute("INSERT OR IGNORE INTO sweep_runs(run_key, program, parameters, command, "
+                    "spec, started_at) VALUES(?, ?, ?, ?, ?, ?)",
+                    (run["run_key"], os.path.basename(run["program"][0]),
+                     json.dumps(run["params"], sort_keys=True), shlex.join(cmd), spec,
+                     time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
+    finally:
+        con.close()
+
+
 # --------------------------------------------------------------------------------------------
 # Running
 
@@ -592,7 +719,8 @@ def hms(seconds):
 
 
 def _die_with_parent():
-    """In the child: get SIGKILL if the sweep dies, so no orphan can write a run twice."""
+    """In the child: get SIGKILL if the sweep dies (the direct child only; what it starts is
+    found again by the next sweep, see kill_orphans)."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -600,8 +728,69 @@ def _die_with_parent():
         pass
 
 
+def process_start_time(pid):
+    """Start time of process \\p pid (clock ticks since boot), or None if it does not exist."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def kill_group(pgid, sig):
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def kill_orphans(db):
+    """Kill the processes that runs of an earlier sweep of database \\p db left behind when that
+    sweep died (kill -9, a crash): found by the SWEEP_DB, SWEEP_PID and SWEEP_PID_START variables
+    every run inherits, when that sweep is gone. Returns their pids."""
+    killed = []
+    me = os.getpid()
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open("/proc/%s/environ" % entry, "rb") as f:
+                env = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+        except (OSError, ValueError):
+            continue
+        if env.get(b"SWEEP_DB") != os.fsencode(db):
+            continue
+        try:
+            owner = int(env.get(b"SWEEP_PID", b"0"))
+        except ValueError:
+            continue
+        if owner == me or (process_start_time(owner) is not None and
+                           process_start_time(owner) == env.get(b"SWEEP_PID_START",
+                                                                b"").decode()):
+            continue  # its sweep is alive (this one, or another sweep of the same database)
+        pid = int(entry)
+        try:
+            pgid = os.getpgid(pid)
+        except ProcessLookupError:
+            continue
+        if pgid != os.getpgid(0):
+            kill_group(pgid, signal.SIGKILL)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        killed.append(pid)
+    return killed
+
+
 class Sweep:
-    def __init__(self, db, jobs, timeout, log_dir, progress=True):
+    """Runs the runs, each in its own process group (session): a run that is stopped (timeout,
+    interruption) or that ends is taken down with everything it started, so no simulator of a
+    wrapper program outlives its run and records it later."""
+
+    GRACE_S = 5.0  # between SIGTERM and SIGKILL of a run's process group
+
+    def __init__(self, db, jobs, timeout, log_dir, progress=True, spec=None):
         self.db = os.path.abspath(db)
         self.jobs = max(1, jobs)
         self.timeout = timeout
@@ -609,6 +798,7 @@ class Sweep:
         self.interrupted = None
         self.tty = sys.stderr.isatty()
         self.progress = progress
+        self.spec = os.path.abspath(spec) if spec else None
 
     def _on_signal(self, signum, frame):
         if self.interrupted is None:
@@ -623,8 +813,52 @@ class Sweep:
             sys.stderr.write(text + "\n")
         sys.stderr.flush()
 
+    @staticmethod
+    def _exited(job):
+        """Exit status of the run's main process if it has ended, else None. Its process group
+        is killed before the process is reaped (while its pid still names the group), so that
+        nothing it started in the background survives it."""
+        proc = job["proc"]
+        if isinstance(proc, _FailedProcess):
+            return proc.returncode
+        try:
+            info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            info = True  # reaped already
+        if info is None:
+            return None
+        kill_group(proc.pid, signal.SIGKILL)
+        return proc.wait()
+
+    def _stop(self, jobs):
+        """Stop runs: SIGTERM to each process group, SIGKILL after GRACE_S; returns their exit
+        statuses."""
+        for job in jobs:
+            if not isinstance(job["proc"], _FailedProcess):
+                kill_group(job["proc"].pid, signal.SIGTERM)
+        deadline = time.monotonic() + self.GRACE_S
+        status = {}
+        while len(status) < len(jobs):
+            for job in jobs:
+                if id(job) not in status:
+                    rc = self._exited(job)
+                    if rc is not None:
+                        status[id(job)] = rc
+            if len(status) < len(jobs):
+                if time.monotonic() > deadline:
+                    for job in jobs:
+                        if id(job) not in status:
+                            kill_group(job["proc"].pid, signal.SIGKILL)
+                time.sleep(0.02)
+        return [status[id(job)] for job in jobs]
+
     def run(self, runs):
         ensure_db(self.db)
+        orphans = kill_orphans(self.db)
+        if orphans:
+            sys.stderr.write("sweep: killed %d processes left running by an earlier, dead sweep "
+                             "of %s (pids %s)\n" % (len(orphans), self.db,
+                                                    " ".join(map(str, orphans[:20]))))
         done_keys = complete_keys(self.db)
         todo = [r for r in runs if r["run_key"] not in done_keys]
         total, skipped = len(runs), len(runs) - len(todo)
@@ -632,6 +866,8 @@ class Sweep:
             signal.signal(sig, self._on_signal)
         if self.log_dir:
             os.makedirs(self.log_dir, exist_ok=True)
+        self.env = dict(os.environ, SWEEP_DB=self.db, SWEEP_PID=str(os.getpid()),
+                        SWEEP_PID_START=process_start_time(os.getpid()) or "")
         start = time.monotonic()
         running = []  # dicts: run, proc, started, err (file), before
         complete = failed = 0
@@ -661,22 +897,16 @@ class Sweep:
                 running.append(self._start(run))
             progressed = False
             for job in list(running):
-                rc = job["proc"].poll()
+                if self.interrupted is not None:
+                    break
+                rc = self._exited(job)
                 timed_out = False
                 if rc is None and self.timeout and time.monotonic() - job["started"] > \
                         self.timeout:
-                    job["proc"].kill()
-                    rc = job["proc"].wait()
+                    rc = self._stop([job])[0]
                     timed_out = True
                 if rc is None:
                     continue
-                if rc < 0 and -rc in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP) and \
-                        not timed_out:
-                    # Killed like the sweep itself (Ctrl-C, kill of the process group)? Let
-                    # the sweep's own handler run first: an interruption is not a failure.
-                    time.sleep(0.3)
-                    if self.interrupted is not None:
-                        break
                 running.remove(job)
                 progressed = True
                 ok = self._finish(job, rc, timed_out)
@@ -695,18 +925,8 @@ class Sweep:
                 time.sleep(0.05)
 
         if self.interrupted is not None:
+            self._stop(running)
             for job in running:
-                try:
-                    job["proc"].terminate()
-                except OSError:
-                    pass
-            deadline = time.monotonic() + 10
-            for job in running:
-                try:
-                    job["proc"].wait(max(0.1, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    job["proc"].kill()
-                    job["proc"].wait()
                 job["err"].close()
             self._line(status_line(), final=True)
             name = signal.Signals(self.interrupted).name
@@ -731,10 +951,13 @@ class Sweep:
             out = subprocess.DEVNULL
             err = tempfile.TemporaryFile("w+")
         before = key_rows(self.db, run["run_key"])[0]
+        record_sweep_run(self.db, run, cmd, self.spec)
+        env = dict(self.env, SWEEP_RUN_KEY=run["run_key"])
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                    env=env, start_new_session=True,
                                     preexec_fn=_die_with_parent)
-        except OSError as e:
+        except (OSError, ValueError) as e:
             proc = _FailedProcess(e)
         if out is not subprocess.DEVNULL:
             out.close()
@@ -756,7 +979,7 @@ class Sweep:
         if rc == 0:
             why = "exited 0 but recorded no complete run in the database"
         elif timed_out:
-            why = "timed out after %.0f s (killed)" % self.timeout
+            why = "timed out after %.0f s (killed with its process group)" % self.timeout
         else:
             why = describe_status(rc)
         if rows > job["before"] and not timed_out and rc >= 0:
@@ -775,18 +998,13 @@ class _FailedProcess:
     def __init__(self, error):
         self.error = error
         self.returncode = 127
+        self.pid = -1
 
     def poll(self):
         return 127
 
     def wait(self, timeout=None):
         return 127
-
-    def kill(self):
-        pass
-
-    def terminate(self):
-        pass
 
 
 # --------------------------------------------------------------------------------------------
@@ -796,63 +1014,97 @@ class _FailedProcess:
 SBATCH_TEMPLATE = """#!/bin/bash
 # SLURM job array generated by scripts/sweep.py --emit-slurm from {spec}
 # ({runs} runs in {tasks} array tasks). Submit:   sbatch {script}
-# Each task runs its share of runs.jsonl (run index modulo {tasks}) into its own database
-# db/task-<id>.db; a resubmitted task skips its complete runs. When all tasks are done, merge:
+# Each task runs its share of runs.jsonl (run index modulo {tasks}) into its own database on
+# node-local storage (WORK_DIR), then merges it into {dir}/db/task-<id>.db on shared storage
+# (also when the task is stopped: time limit, preemption). A resubmitted task starts from that
+# database and skips its complete runs. When all tasks are done, merge:
 #   {merge}
-# Environment overrides: SWEEP_DIR (this folder), PYTHON, SWEEP_PY, PROGRAM (replaces the
-# program command recorded in runs.jsonl, e.g. when the build lives elsewhere on the cluster).
+# Environment overrides: SWEEP_DIR (this folder), WORK_DIR (node-local scratch; default
+# {work_default}), PYTHON, SWEEP_PY, MERGE_PY, PROGRAM (replaces the program command recorded
+# in runs.jsonl, e.g. when the build lives elsewhere on the cluster).
 #SBATCH --job-name={name}
 #SBATCH --array=0-{last}{throttle}
 #SBATCH --cpus-per-task={cpus}
 #SBATCH --time={time}
-#SBATCH --output={dir}/logs/%A_%a.out
-#SBATCH --error={dir}/logs/%A_%a.out
+#SBATCH --output={log_dir}/%A_%a.out
+#SBATCH --error={log_dir}/%A_%a.out
 {extra}
-set -euo pipefail
+set -uo pipefail
 SWEEP_DIR=${{SWEEP_DIR:-{dir}}}
 PYTHON=${{PYTHON:-/usr/bin/python3}}
 SWEEP_PY=${{SWEEP_PY:-{sweep_py}}}
+MERGE_PY=${{MERGE_PY:-{merge_py}}}
 TASK=${{SLURM_ARRAY_TASK_ID:?run me with sbatch (or set SLURM_ARRAY_TASK_ID)}}
-mkdir -p "$SWEEP_DIR/db" "$SWEEP_DIR/logs"
-exec "$PYTHON" "$SWEEP_PY" --run-list "$SWEEP_DIR/runs.jsonl" \\
+WORK_DIR=${{WORK_DIR:-{work_default}}}
+WORK="$WORK_DIR/{name}-${{SLURM_ARRAY_JOB_ID:-$$}}-$TASK"
+SHARED_DB="$SWEEP_DIR/db/task-$TASK.db"
+LOCAL_DB="$WORK/task-$TASK.db"
+mkdir -p "$SWEEP_DIR/db" "{log_dir}" "$WORK" || exit 2
+# Resume: start from what this task recorded before (on another node, perhaps).
+if [ -f "$SHARED_DB" ]; then
+    "$PYTHON" "$MERGE_PY" "$LOCAL_DB" "$SHARED_DB" || exit 2
+fi
+save() {{
+    # Back to shared storage: merging is idempotent, so a repeated save adds nothing.
+    [ -f "$LOCAL_DB" ] || return 0
+    "$PYTHON" "$MERGE_PY" "$SHARED_DB" "$LOCAL_DB" && rm -rf "$WORK"
+}}
+"$PYTHON" "$SWEEP_PY" --run-list "$SWEEP_DIR/runs.jsonl" \\
     --task-index "$TASK" --task-count {tasks} \\
-    --db "$SWEEP_DIR/db/task-$TASK.db" --jobs "${{SLURM_CPUS_PER_TASK:-1}}" \\
-    ${{PROGRAM:+--program "$PROGRAM"}} {timeout}--no-progress
+    --db "$LOCAL_DB" --jobs "${{SLURM_CPUS_PER_TASK:-1}}" \\
+    ${{PROGRAM:+--program "$PROGRAM"}} {timeout}--no-progress &
+child=$!
+trap 'kill -TERM $child 2>/dev/null' TERM INT HUP
+wait $child
+status=$?
+if kill -0 $child 2>/dev/null; then
+    wait $child  # a signal interrupted the first wait: let the sweep stop its runs
+    status=$?
+fi
+trap - TERM INT HUP
+save || {{ echo "sweep task $TASK: could not merge $LOCAL_DB into $SHARED_DB" >&2; exit 2; }}
+exit $status
 """
 
 
 def emit_slurm(directory, spec_path, runs, args):
     directory = os.path.abspath(directory)
-    os.makedirs(os.path.join(directory, "db"), exist_ok=True)
-    os.makedirs(os.path.join(directory, "logs"), exist_ok=True)
+    log_dir = os.path.abspath(args.slurm_log_dir or os.path.join(directory, "logs"))
+    for d in (directory, os.path.join(directory, "db"), log_dir):
+        os.makedirs(d, exist_ok=True)  # sbatch does not create the log directory
     tasks = max(1, min(args.slurm_tasks or len(runs), len(runs)))
     with open(os.path.join(directory, "runs.jsonl"), "w") as f:
         for r in runs:
             f.write(json.dumps({"index": r["index"], "run_key": r["run_key"],
-                                "program": r["program"], "params": r["params"]}) + "\n")
-    merge = "/usr/bin/python3 %s OUT.db %s/db/task-*.db" % (
-        os.path.join(REPO, "scripts", "merge-results.py"), directory)
+                                "program": r["program"], "params": r["params"],
+                                "quiet": r.get("quiet", True)}) + "\n")
+    merge_py = os.path.join(REPO, "scripts", "merge-results.py")
+    merge = "/usr/bin/python3 %s OUT.db %s/db/task-*.db" % (merge_py, directory)
     script = os.path.join(directory, "sweep.sbatch")
     extra = "\n".join("#SBATCH " + e for e in args.slurm_option)
     name = re.sub(r"[^\w.-]", "_", os.path.splitext(os.path.basename(spec_path))[0]) or "sweep"
+    work_default = args.slurm_work_dir or "${SLURM_TMPDIR:-${TMPDIR:-/tmp}}"
     with open(script, "w") as f:
         f.write(SBATCH_TEMPLATE.format(
             spec=os.path.abspath(spec_path), runs=len(runs), tasks=tasks, script=script,
             merge=merge, name=name, last=tasks - 1,
             throttle="%%%d" % args.slurm_throttle if args.slurm_throttle else "",
             cpus=args.slurm_cpus, time=args.slurm_time, dir=directory, extra=extra,
-            sweep_py=os.path.abspath(__file__),
+            log_dir=log_dir, work_default=work_default,
+            sweep_py=os.path.abspath(__file__), merge_py=merge_py,
             timeout="--timeout %g " % args.timeout if args.timeout else ""))
     os.chmod(script, 0o755)
     with open(os.path.join(directory, "merge.sh"), "w") as f:
         f.write("#!/bin/sh\n# Merge the per-task databases into one (run after every task "
                 "finished).\nset -e\nexec %s \"${1:-%s}\" %s/db/task-*.db\n" %
-                ("/usr/bin/python3 " + os.path.join(REPO, "scripts", "merge-results.py"),
-                 os.path.join(directory, "results.db"), directory))
+                ("/usr/bin/python3 " + merge_py, os.path.join(directory, "results.db"),
+                 directory))
     os.chmod(os.path.join(directory, "merge.sh"), 0o755)
     sys.stderr.write("sweep: wrote %s (%d runs in %d array tasks), %s/runs.jsonl and %s/merge.sh"
-                     "\n  submit: sbatch %s\n  then:   %s/merge.sh [OUT.db]\n" %
-                     (script, len(runs), tasks, directory, directory, script, directory))
+                     "\n  logs: %s\n  per-task databases: %s/<task> on the node, then %s/db\n"
+                     "  submit: sbatch %s\n  then:   %s/merge.sh [OUT.db]\n" %
+                     (script, len(runs), tasks, directory, directory, log_dir, work_default,
+                      directory, script, directory))
 
 
 def load_run_list(path, index, count, program_override):
@@ -865,6 +1117,12 @@ def load_run_list(path, index, count, program_override):
                 try:
                     r = json.loads(line)
                     r["index"], r["run_key"], r["program"], r["params"]  # noqa: B018
+                    if not isinstance(r["index"], int) or not isinstance(r["params"], dict) or \
+                            not isinstance(r["program"], list) or not r["program"]:
+                        raise TypeError("index, program or params of the wrong type")
+                    for v in [r["run_key"]] + r["program"] + list(r["params"].values()):
+                        if not isinstance(v, str) or "\0" in v:
+                            raise TypeError("%r is not text without NUL" % (v,))
                 except (ValueError, KeyError, TypeError) as e:
                     raise SpecError(path, lineno, "bad run list line: %s" % e)
                 if r["index"] % count == index:
@@ -893,7 +1151,10 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, help="seconds before a run is killed and recorded "
                     "as failed (default: the spec's 'timeout =', else none)")
     ap.add_argument("--log-dir", help="keep every run's stdout/stderr as DIR/<run_key>.out/.err")
-    ap.add_argument("--list", action="store_true", help="print the expanded runs and exit")
+    ap.add_argument("--list", action="store_true", help="print the expanded runs and exit "
+                    "(after checking the spec and that the program takes --db and --runKey)")
+    ap.add_argument("--check", action="store_true", help="check the program's contract with "
+                    "one trial run (the first run) into a scratch database, and exit")
     ap.add_argument("--no-progress", dest="progress", action="store_false",
                     help="no progress lines (the final summary is still printed)")
     ap.add_argument("--emit-slurm", metavar="DIR",
@@ -905,6 +1166,11 @@ def main(argv=None):
     ap.add_argument("--slurm-time", default="01:00:00", help="time limit per task")
     ap.add_argument("--slurm-throttle", type=int, default=0,
                     help="at most this many array tasks at once (sbatch --array=...%%N)")
+    ap.add_argument("--slurm-log-dir", metavar="DIR",
+                    help="where the tasks' logs go (default DIR/logs; created now)")
+    ap.add_argument("--slurm-work-dir", metavar="DIR",
+                    help="node-local scratch for the per-task databases (default: "
+                    "$SLURM_TMPDIR, else $TMPDIR, else /tmp, on the node at run time)")
     ap.add_argument("--slurm-option", action="append", default=[], metavar="OPT",
                     help="extra '#SBATCH OPT' line, e.g. --slurm-option=--partition=short")
     ap.add_argument("--run-list", help="run the runs of a runs.jsonl (SLURM tasks) instead of "
@@ -915,6 +1181,15 @@ def main(argv=None):
 
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
+    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout > 0):
+        ap.error("--timeout must be a positive number of seconds, got %s" % args.timeout)
+    if args.slurm_cpus < 1:
+        ap.error("--slurm-cpus must be at least 1")
+    if args.slurm_tasks < 0 or args.slurm_throttle < 0:
+        ap.error("--slurm-tasks and --slurm-throttle must not be negative")
+    if args.task_count < 1:
+        ap.error("--task-count must be at least 1")
+    note = None
     try:
         if args.run_list:
             if args.spec:
@@ -935,8 +1210,11 @@ def main(argv=None):
             else:
                 options = program_options(words, spec.path if not args.program else "--program",
                                           lineno)
+            note = check_static_contract(options, spec.declared is not None,
+                                         spec.path if not args.program else "--program",
+                                         lineno, words[0])
             axes = expand(spec, options)
-            runs = make_runs(words, axes)
+            runs = make_runs(words, axes, quiet="quiet" in options)
             timeout = args.timeout or spec.timeout
             spec_path = args.spec
     except SpecError as e:
@@ -944,18 +1222,33 @@ def main(argv=None):
         return 2
 
     if args.list:
+        if note:
+            sys.stderr.write(note + "\n")
         for r in runs:
             print("%s  %s" % (r["run_key"], shlex.join(command_of(r, os.path.abspath(args.db)))))
         return 0
+    if args.check:
+        return 0 if runs and check_contract(runs[0], timeout) else 2
     if args.emit_slurm:
         args.timeout = timeout
-        emit_slurm(args.emit_slurm, spec_path, runs, args)
+        try:
+            emit_slurm(args.emit_slurm, spec_path, runs, args)
+        except OSError as e:
+            sys.stderr.write("sweep: --emit-slurm: %s: %s\n" % (e.filename or "", e.strerror))
+            return 2
         return 0
-    sweep = Sweep(args.db, args.jobs, timeout, args.log_dir, args.progress)
+    sweep = Sweep(args.db, args.jobs, timeout, args.log_dir, args.progress,
+                  spec_path if not args.run_list else None)
     try:
         return sweep.run(runs)
+    except DatabaseError as e:
+        sys.stderr.write("sweep: %s\n" % e)
+        return 2
     except sqlite3.Error as e:
-        sys.stderr.write("sweep: results database %s: %s\n" % (args.db, e))
+        sys.stderr.write("sweep: %s\n" % results_db.describe(args.db, e))
+        return 2
+    except OSError as e:  # e.g. a --log-dir that cannot be created
+        sys.stderr.write("sweep: %s: %s\n" % (e.filename or "", e.strerror or e))
         return 2
 
 

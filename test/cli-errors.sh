@@ -39,8 +39,10 @@ printf '{"rounds": [\n {"cliques": [["AMS", "FRA"],\n ["FRA"]]}\n]}\n' >"$TMP/tw
 expect_error city-twice "twice.json:3: field 'rounds[0].cliques[1][0]': city 'FRA' appears twice" \
   --schedule="$TMP/twice.json"
 # Negative rate, unknown mode, segment too large for the MTU.
-expect_error negative-rate "--linkRate must not be negative" --linkRate=-10e9
-expect_error unknown-mode "unknown exchange pattern 'broadcast'" --mode=broadcast
+expect_error negative-rate "--linkRate=-10e9: out of range (accepted: 0 (keep the topology's) or 1" \
+  --linkRate=-10e9
+expect_error unknown-mode "--mode=broadcast: not one of unicast | multicast | aggregation" \
+  --mode=broadcast
 expect_error segment-mtu "more than the MTU" --segmentSize=9000
 
 finish_cases "all bad-input cases rejected clearly"

@@ -75,15 +75,43 @@ TEST(ColocatedTrainer, IdenticalDataFullAverageEqualsColocated)
     // number of local steps and any inner optimiser, so a full-average round gives it exactly.
     ProxyTaskConfig c = SmallTask(4, 16, 48, 1.0);
     c.identicalData = true;
-    for (ProxyLoss loss : {ProxyLoss::LEAST_SQUARES, ProxyLoss::LOGISTIC})
+    for (ProxyTaskKind loss : {ProxyTaskKind::LEAST_SQUARES, ProxyTaskKind::LOGISTIC})
     {
-        c.loss = loss;
+        c.kind = loss;
         auto task = MakeTask(c);
         LocalOptimizerConfig sgd = Inner(0.05, 0);
-        EXPECT_LT(WorstGapToColocated(task, sgd, 4, 5), 1e-6) << ProxyTaskConfig::LossName(loss);
+        EXPECT_LT(WorstGapToColocated(task, sgd, 4, 5), 1e-6) << ProxyTaskConfig::KindName(loss);
         LocalOptimizerConfig adam = Inner(0.05, 0, 0.01, LocalOptimizerKind::ADAMW);
-        EXPECT_LT(WorstGapToColocated(task, adam, 4, 5), 1e-6) << ProxyTaskConfig::LossName(loss);
+        EXPECT_LT(WorstGapToColocated(task, adam, 4, 5), 1e-6) << ProxyTaskConfig::KindName(loss);
     }
+}
+
+TEST(ColocatedTrainer, ClassificationIdenticalDataFullAverageEqualsColocated)
+{
+    // The MLP task: identical data, full-batch steps, SGD with (Nesterov) momentum or AdamW,
+    // five local steps per round, exact averaging over all islands: the colocated model to 1e-6.
+    ProxyTaskConfig c = SmallClassification(4, 60, 0.1);
+    c.identicalData = true;
+    auto task = MakeTask(c);
+    LocalOptimizerConfig momentum = Inner(0.1, 0, 0.01);
+    momentum.momentum = 0.9;
+    EXPECT_LT(WorstGapToColocated(task, momentum, 4, 5), 1e-6);
+    momentum.nesterov = true;
+    EXPECT_LT(WorstGapToColocated(task, momentum, 4, 5), 1e-6);
+    EXPECT_LT(WorstGapToColocated(task, Inner(0.01, 0, 0.01, LocalOptimizerKind::ADAMW), 4, 5),
+              1e-6);
+}
+
+TEST(ColocatedTrainer, OneMomentumStepPerRoundEqualsColocatedOnSkewedData)
+{
+    // Averaging is linear in the momentum buffers too: one local step of SGD with momentum per
+    // round, exact averaging, label-skewed minibatches: still the colocated model.
+    auto task = MakeTask(SmallClassification(5, 60, 0.1));
+    LocalOptimizerConfig momentum = Inner(0.1, 8);
+    momentum.momentum = 0.9;
+    EXPECT_LT(WorstGapToColocated(task, momentum, 20, 1), 1e-9);
+    // With several local steps the label skew drives the islands apart.
+    EXPECT_GT(WorstGapToColocated(task, momentum, 3, 5), 1e-3);
 }
 
 TEST(ColocatedTrainer, OneSgdStepPerRoundEqualsColocatedOnAnyData)

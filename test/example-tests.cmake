@@ -7,11 +7,12 @@ set(IN_EXAMPLE_TEST_ARGS_my-first-scenario --modelBytes=2e6 --rounds=2)
 set(IN_EXAMPLE_TEST_ARGS_schedule-comparison --modelBytes=5e5 --rounds=2
     --schedules=all-in-one,3x3-rotating,ring)
 set(IN_EXAMPLE_TEST_ARGS_multicast-alone --modelBytes=2e6)
-set(IN_EXAMPLE_TEST_ARGS_aggregation-alone --modelBytes=2e6 --islands=4)
+set(IN_EXAMPLE_TEST_ARGS_aggregation-alone --modelBytes=2e6 --hubIslands=4)
 set(IN_EXAMPLE_TEST_ARGS_training-proxy --modelBytes=1e6 --rounds=3 --mode=aggregation
     --db=none)
-set(IN_EXAMPLE_TEST_ARGS_training-curves --horizon=20 --dimension=256 --period=2
-    --modelBytes=1e8 --csv=${CMAKE_CURRENT_BINARY_DIR}/example-training-curves.csv
+set(IN_EXAMPLE_TEST_ARGS_training-curves --horizon=20 --hidden=32 --samplesPerIsland=512
+    --referenceHorizon=10 --period=2 --modelBytes=1e8 --computeTime=0.05 --localSteps=20
+    --csv=${CMAKE_CURRENT_BINARY_DIR}/example-training-curves.csv
     --json=${CMAKE_CURRENT_BINARY_DIR}/example-training-summary.json)
 
 foreach(example ${IN_EXAMPLES})

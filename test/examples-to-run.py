@@ -8,7 +8,7 @@ cpp_examples = [
     ("nine-city-training --modelBytes=2e6 --rounds=2 --db=none --mode=aggregation", "True", "False"),
     ("my-first-scenario --modelBytes=2e6 --rounds=2", "True", "False"),
     ("multicast-alone --modelBytes=2e6", "True", "False"),
-    ("aggregation-alone --modelBytes=2e6 --islands=4", "True", "False"),
+    ("aggregation-alone --modelBytes=2e6 --hubIslands=4", "True", "False"),
     ("schedule-comparison --modelBytes=5e5 --rounds=2 --schedules=all-in-one,3x3-rotating", "True", "False"),
     ("training-proxy --modelBytes=1e6 --rounds=3 --db=none", "True", "False"),
 ]

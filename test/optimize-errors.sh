@@ -25,11 +25,13 @@ device_a,device_b,latency_ms,capacity_gbps
 TOPO
 expect_error disconnected "disconnected" --topology="$TMP/split.topology"
 expect_error too-many-islands "ZZZ" --islands=AMS,FRA,ZZZ
-expect_error zero-bandwidth "linkRate" --linkRate=0
+# 0 keeps the topology's rates (as in every program); below 1 bit/s is no rate.
+expect_error sub-bit-bandwidth "--linkRate=0.5: out of range" --linkRate=0.5
 expect_error negative-bandwidth "linkRate" --linkRate=-1e9
+expect_error bad-mode "--mode=anycast: not one of" --mode=anycast
 expect_error bad-capability "unknown item" --capabilities=unicast,anycast
-expect_error empty-capability "empty" --capabilities=
-expect_error bad-aggregation "tree or single" --aggregation=double
+expect_error mode-and-capabilities "same setting with different values" --mode=multicast --capabilities=unicast
+expect_error bad-aggregation "not one of tree | single" --aggregation=double
 expect_error bad-pattern "unknown exchange pattern" --patterns=ring,gossip
 expect_error disallowed-pattern "not allowed" --capabilities=unicast --patterns=multicast
 expect_error tiny-fpga-memory "FPGA memory" --capabilities=unicast,multicast,aggregation --fpgaMemory=100

@@ -40,12 +40,12 @@ Diverged(const std::shared_ptr<const ProxyTask>& task, const OuterOptimizerConfi
 
 TEST(ProxyLearner, SgdDecreasesLocalAndHeldOutLoss)
 {
-    for (ProxyLoss loss : {ProxyLoss::LEAST_SQUARES, ProxyLoss::LOGISTIC})
+    for (ProxyTaskKind loss : {ProxyTaskKind::LEAST_SQUARES, ProxyTaskKind::LOGISTIC})
     {
         ProxyTaskConfig c = SmallTask(2, 16, 200, 0.5, loss);
         c.signal = 3;
-        auto task = MakeTask(c);
-        ProxyLearner l(task, 1, Inner(loss == ProxyLoss::LOGISTIC ? 0.2 : 0.05, 16));
+        auto task = MakeLinear(c);
+        ProxyLearner l(task, 1, Inner(loss == ProxyTaskKind::LOGISTIC ? 0.2 : 0.05, 16));
         const double local0 = l.LocalLoss();
         const double global0 = l.GlobalLoss();
         double previous = local0;
@@ -56,15 +56,15 @@ TEST(ProxyLearner, SgdDecreasesLocalAndHeldOutLoss)
             EXPECT_EQ(l.LocalHistory().back().round, r);
             EXPECT_EQ(l.LocalHistory().back().steps, 20u);
             EXPECT_TRUE(std::isfinite(l.LocalHistory().back().meanBatchLoss));
-            EXPECT_LT(l.LastLocalLoss(), previous * 1.02) << ProxyTaskConfig::LossName(loss);
+            EXPECT_LT(l.LastLocalLoss(), previous * 1.02) << ProxyTaskConfig::KindName(loss);
             previous = l.LastLocalLoss();
         }
         EXPECT_EQ(l.StepsDone(), 200u);
         // At least half of the way down to the loss of the generating model.
         const double reference = task->ShardLoss(1, task->IslandModel(1));
         EXPECT_LT(l.LastLocalLoss() - reference, 0.5 * (local0 - reference))
-            << ProxyTaskConfig::LossName(loss);
-        EXPECT_LT(l.GlobalLoss(), 0.9 * global0) << ProxyTaskConfig::LossName(loss);
+            << ProxyTaskConfig::KindName(loss);
+        EXPECT_LT(l.GlobalLoss(), 0.9 * global0) << ProxyTaskConfig::KindName(loss);
     }
 }
 
@@ -225,4 +225,35 @@ TEST(ProxyLearner, BadArgumentsThrowWithClearMessages)
     ExpectInvalid([&]() { l.SynchronizeSum(0, std::vector<double>(8), 0); }, "zero members");
     ExpectInvalid([&]() { l.SynchronizeSum(0, std::vector<double>(9), 2); }, "sum vector has 9");
     ExpectInvalid([&]() { l.SetVector(Eigen::VectorXd::Zero(3)); }, "vector has 3");
+}
+
+TEST(LocalOptimizer, SgdMomentumFollowsTheDocumentedUpdate)
+{
+    for (bool nesterov : {false, true})
+    {
+        LocalOptimizerConfig c = Inner(0.1, 0, 0.01);
+        c.momentum = 0.9;
+        c.nesterov = nesterov;
+        LocalOptimizer opt(c, 2);
+        Eigen::VectorXd x(2);
+        x << 1, -2;
+        Eigen::VectorXd expected = x;
+        Eigen::VectorXd b = Eigen::VectorXd::Zero(2);
+        for (int t = 0; t < 4; ++t)
+        {
+            Eigen::VectorXd g(2);
+            g << 0.5 * t - 1, 2.0 / (t + 1);
+            opt.Step(x, g);
+            expected *= 1 - 0.1 * 0.01;
+            b = 0.9 * b + g;
+            expected -= 0.1 * (nesterov ? Eigen::VectorXd(g + 0.9 * b) : b);
+            EXPECT_LT(MaxDiff(x, expected), 1e-15) << nesterov << " step " << t;
+        }
+    }
+    LocalOptimizerConfig bad = Inner(0.1, 0);
+    bad.momentum = 1;
+    ExpectInvalid([&]() { bad.Validate(); }, "momentum");
+    bad.momentum = 0.5;
+    bad.kind = LocalOptimizerKind::ADAMW;
+    ExpectInvalid([&]() { bad.Validate(); }, "adamw");
 }

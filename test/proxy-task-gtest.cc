@@ -42,10 +42,10 @@ NumericGradient(const ProxyTask& task, std::size_t island, const Eigen::VectorXd
 TEST(ProxyTask, SameSeedSameDataOtherSeedOtherData)
 {
     ProxyTaskConfig c = SmallTask(3, 8, 20, 0.5);
-    ProxyTask a(c);
-    ProxyTask b(c);
+    LinearTask a(c);
+    LinearTask b(c);
     c.seed = 8;
-    ProxyTask other(c);
+    LinearTask other(c);
     for (std::size_t i = 0; i < 3; ++i)
     {
         EXPECT_EQ(a.Features(i), b.Features(i));
@@ -64,7 +64,7 @@ TEST(ProxyTask, IdenticalDataGivesEveryIslandTheSameShard)
 {
     ProxyTaskConfig c = SmallTask(4, 8, 20, 2.0);
     c.identicalData = true;
-    ProxyTask t(c);
+    LinearTask t(c);
     for (std::size_t i = 1; i < 4; ++i)
     {
         EXPECT_EQ(t.Features(i), t.Features(0));
@@ -75,8 +75,8 @@ TEST(ProxyTask, IdenticalDataGivesEveryIslandTheSameShard)
 
 TEST(ProxyTask, HeterogeneityShiftsIslandModelsAroundTheTrueModel)
 {
-    ProxyTask iid(SmallTask(5, 16, 1000, 0));
-    ProxyTask shifted(SmallTask(5, 16, 1000, 1.5));
+    LinearTask iid(SmallTask(5, 16, 1000, 0));
+    LinearTask shifted(SmallTask(5, 16, 1000, 1.5));
     Eigen::VectorXd mean = Eigen::VectorXd::Zero(16);
     for (std::size_t k = 0; k < 5; ++k)
     {
@@ -100,7 +100,7 @@ TEST(ProxyTask, LeastSquaresTargetsFollowTheIslandModelPlusNoise)
 {
     ProxyTaskConfig c = SmallTask(2, 16, 4000, 1.0);
     c.noise = 0.2;
-    ProxyTask t(c);
+    LinearTask t(c);
     for (std::size_t k = 0; k < 2; ++k)
     {
         // At the generating model only the noise remains: loss ~ noise^2 / 2 = 0.02.
@@ -113,20 +113,20 @@ TEST(ProxyTask, LeastSquaresTargetsFollowTheIslandModelPlusNoise)
 
 TEST(ProxyTask, GradientsMatchFiniteDifferences)
 {
-    for (ProxyLoss loss : {ProxyLoss::LEAST_SQUARES, ProxyLoss::LOGISTIC})
+    for (ProxyTaskKind loss : {ProxyTaskKind::LEAST_SQUARES, ProxyTaskKind::LOGISTIC})
     {
-        ProxyTask t(SmallTask(2, 6, 30, 0.7, loss));
+        LinearTask t(SmallTask(2, 6, 30, 0.7, loss));
         Eigen::VectorXd w = t.TrueModel() * 0.5 + Eigen::VectorXd::Constant(6, 0.1);
         Eigen::VectorXd g;
         double l = t.ShardGradient(1, w, g);
         EXPECT_DOUBLE_EQ(l, t.ShardLoss(1, w));
-        EXPECT_LT(MaxDiff(g, NumericGradient(t, 1, w)), 1e-6) << ProxyTaskConfig::LossName(loss);
+        EXPECT_LT(MaxDiff(g, NumericGradient(t, 1, w)), 1e-6) << ProxyTaskConfig::KindName(loss);
     }
 }
 
 TEST(ProxyTask, BatchGradientIsTheMeanOfRowGradients)
 {
-    ProxyTask t(SmallTask(2, 6, 30, 0.3, ProxyLoss::LOGISTIC));
+    LinearTask t(SmallTask(2, 6, 30, 0.3, ProxyTaskKind::LOGISTIC));
     Eigen::VectorXd w = Eigen::VectorXd::LinSpaced(6, -1, 1);
     std::vector<std::size_t> rows{3, 17, 5, 29};
     Eigen::VectorXd g;
@@ -154,9 +154,9 @@ TEST(ProxyTask, BatchGradientIsTheMeanOfRowGradients)
 
 TEST(ProxyTask, LogisticLabelsAreBinaryAndInformative)
 {
-    ProxyTaskConfig c = SmallTask(1, 8, 2000, 0, ProxyLoss::LOGISTIC);
+    ProxyTaskConfig c = SmallTask(1, 8, 2000, 0, ProxyTaskKind::LOGISTIC);
     c.signal = 4;
-    ProxyTask t(c);
+    LinearTask t(c);
     std::set<double> labels(t.Targets(0).data(), t.Targets(0).data() + t.Targets(0).size());
     EXPECT_EQ(labels, (std::set<double>{0.0, 1.0}));
     // The generating model beats the zero model (log 2).
@@ -169,7 +169,7 @@ TEST(ProxyTask, BadConfigurationsThrowNamingTheField)
     auto with = [](const std::function<void(ProxyTaskConfig&)>& change) {
         ProxyTaskConfig c = SmallTask();
         change(c);
-        return [c]() { ProxyTask t(c); };
+        return [c]() { LinearTask t(c); };
     };
     ExpectInvalid(with([](ProxyTaskConfig& c) { c.dimension = 0; }), "dimension");
     ExpectInvalid(with([](ProxyTaskConfig& c) { c.islands = 0; }), "islands");
@@ -178,10 +178,10 @@ TEST(ProxyTask, BadConfigurationsThrowNamingTheField)
     ExpectInvalid(with([](ProxyTaskConfig& c) { c.heterogeneity = -1; }), "heterogeneity");
     ExpectInvalid(with([](ProxyTaskConfig& c) { c.noise = NAN; }), "noise");
     ExpectInvalid(with([](ProxyTaskConfig& c) { c.signal = 0; }), "signal");
-    ExpectInvalid([]() { ProxyTaskConfig::ParseLoss("hinge"); }, "hinge");
-    EXPECT_EQ(ProxyTaskConfig::ParseLoss("logistic"), ProxyLoss::LOGISTIC);
-    EXPECT_EQ(ProxyTaskConfig::ParseLoss(ProxyTaskConfig::LossName(ProxyLoss::LEAST_SQUARES)),
-              ProxyLoss::LEAST_SQUARES);
+    ExpectInvalid([]() { ProxyTaskConfig::ParseKind("hinge"); }, "hinge");
+    EXPECT_EQ(ProxyTaskConfig::ParseKind("logistic"), ProxyTaskKind::LOGISTIC);
+    EXPECT_EQ(ProxyTaskConfig::ParseKind(ProxyTaskConfig::KindName(ProxyTaskKind::LEAST_SQUARES)),
+              ProxyTaskKind::LEAST_SQUARES);
 }
 
 TEST(BatchSampler, EpochsCoverEveryRowOnceAndRepeatForTheSameSeed)

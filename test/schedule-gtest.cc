@@ -93,8 +93,9 @@ TEST(ScheduleErrors, CityInTwoCliquesOfOneRound)
 TEST(ScheduleErrors, StructureAndSyntax)
 {
     TempDir dir;
+    // A syntax error names the field being read when it happened.
     auto p = dir.Write("a.json", "{\"rounds\": [\n {\"cliques\": [[\"AMS\" \"FRA\"]]}\n]}\n");
-    ExpectInputError([&] { Schedule::Load(p, kCities); }, "a.json", 2, "");
+    ExpectInputError([&] { Schedule::Load(p, kCities); }, "a.json", 2, "rounds[0].cliques[0][1]");
     p = dir.Write("b.json", "{\"rounds\": []}\n");
     ExpectInputError([&] { Schedule::Load(p, kCities); }, "b.json", 1, "rounds");
     p = dir.Write("c.json", "{\n\"rounds\": [\n {\"cliques\": [[\"AMS\", 7]]}\n]}\n");

@@ -5,6 +5,7 @@ set(IN_NS3_SUITES
     intelligent-network-faults
     intelligent-network-fluid
     intelligent-network-training
+    intelligent-network-options
 )
 foreach(suite ${IN_NS3_SUITES})
   add_test(NAME ns3-suite/${suite}

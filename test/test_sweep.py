@@ -17,6 +17,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -131,6 +132,50 @@ class TestBadSpec(unittest.TestCase):
         self.check("program = /bin/true\ndeclare = n:int\nn = 1.5\n", 4, "n expects an integer")
         self.check("program = /bin/true\ndeclare = n:int\nm = 1\n", 4, "unknown parameter 'm'")
 
+    def raw_check(self, data, line, *needles):
+        """Like check() for a spec given as bytes; line 0: an error about the whole file."""
+        spec = os.path.join(self.dir, "raw.sweep")
+        with open(spec, "wb") as f:
+            f.write(data)
+        db = os.path.join(self.dir, "raw.db")
+        if os.path.exists(db):
+            os.remove(db)
+        p = sweep(spec, "--db", db, timeout=60)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("%s:%d: error:" % (spec, line) if line else "%s: error:" % spec, p.stderr)
+        for n in needles:
+            self.assertIn(n, p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        self.assertFalse(os.path.exists(db), "a bad spec must not touch the database")
+
+    def test_nul_and_control_characters(self):
+        # A NUL byte in a value used to crash the sweep mid-run (Popen: embedded null byte).
+        self.raw_check(b"rounds = 1\nschedule = all\x00in-one, 3x3-rotating\n", 2,
+                       "control character U+0000 in the value of 'schedule'")
+        self.raw_check(b"modelBytes = 200e3\x01\n", 1,
+                       "control character U+0001 in the value of 'modelBytes'")
+        self.raw_check(b"# comment\n\x00\n", 2, "control character U+0000")
+
+    def test_empty_spec_is_refused(self):
+        # An empty spec used to run the program's default experiment, silently.
+        self.raw_check(b"", 0, "the spec gives no parameter")
+        self.raw_check(b"# only a comment\n\n   \n", 0, "the spec gives no parameter")
+        self.raw_check(b"program = nine-city-training\n", 0, "the spec gives no parameter")
+
+    def test_encodings(self):
+        self.raw_check("rounds = 1\n".encode("utf-16"), 1, "UTF-16")
+        self.raw_check(b"rounds = 1\n\nschedule = caf\xe9\n", 3, "not UTF-8")
+        spec = os.path.join(self.dir, "bom.sweep")
+        with open(spec, "wb") as f:
+            f.write(b"\xef\xbb\xbfrounds = 1\nmodelBytes = 200e3\n")
+        p = sweep(spec, "--list")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("--rounds=1", p.stdout)
+
+    def test_non_finite_numbers(self):
+        self.check("rounds = 1\nlinkRate = 1e999\n", 3, "linkRate", "out of range")
+        self.check("linkRate = 1e9..1e999 *2\n", 2, "not finite")
+
     def test_list_expands_cartesian_product(self):
         spec = write(os.path.join(self.dir, "ok.sweep"),
                      "mode = unicast  # comment\nlinkRate = 1e9..8e9 *2\nRngRun = 1..3\n"
@@ -243,8 +288,7 @@ RngRun = 1
             self.skipTest("the sweep test did not pass")
         out = os.path.join(self.dir, "plots")
         p = subprocess.run([PY, os.path.join(SRC, "scripts", "plot-results.py"), self.db,
-                            "--out", out, "--optimizer-table", os.path.join(self.dir, "none.rst")],
-                           capture_output=True, text=True, timeout=300)
+                            "--out", out], capture_output=True, text=True, timeout=300)
         self.assertEqual(p.returncode, 0, p.stderr)
         for name in ("round-time-vs-link-rate.png", "map-all-in-one.png",
                      "map-3x3-rotating.png"):
@@ -335,7 +379,7 @@ class TestFailures(unittest.TestCase):
             self.assertIsNotNone(f[7])
         errors = [f for f in failed if "SIGSEGV" not in f[1]]
         self.assertIn("exit status 2", errors[0][1])
-        self.assertIn("--- stderr (tail) ---\nerror:", errors[0][1])
+        self.assertIn("--- stderr (tail) ---\nnine-city-training: error:", errors[0][1])
         self.assertIn("modelBytes", errors[0][1].split("stderr (tail)")[1])
         self.assertEqual(json.loads(errors[0][5])["modelBytes"], 0.5)
         # Restart: the complete run is skipped, the failed ones are tried again.
@@ -436,9 +480,411 @@ class TestSchema(unittest.TestCase):
         by_sweep = os.path.join(d, "sweep.db")
         sweep_mod.ensure_db(by_sweep)
         sql = "SELECT type, name, sql FROM sqlite_master WHERE name IN ('runs', 'meta', " \
-              "'runs_key') ORDER BY name"
+              "'runs_key', 'runs_complete_key') ORDER BY name"
+        self.assertEqual(len(query(by_sweep, sql)), 4)
         self.assertEqual(query(by_sweep, sql), query(by_program, sql))
         self.assertEqual(query(by_sweep, "PRAGMA journal_mode"), [("wal",)])
+        for pragma in ("user_version", "application_id"):
+            self.assertEqual(query(by_sweep, "PRAGMA " + pragma),
+                             query(by_program, "PRAGMA " + pragma), pragma)
+        self.assertEqual(query(by_program, "PRAGMA user_version"), [(2,)])
+        # The program completes a database the sweep created, and the reverse.
+        p = subprocess.run([os.path.join(BUILD, "nine-city-training"), "--db=" + by_sweep,
+                            "--modelBytes=200e3", "--rounds=1", "--quiet=1"],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        sweep_mod.ensure_db(by_program)
+        self.assertEqual(query(by_sweep, "SELECT COUNT(*) FROM run_rounds"), [(1,)])
+
+
+FAKE_SIM = """\
+#!/usr/bin/python3
+# Test program: a "simulator" keeping the sweep contract naively. It leaves a marker when it
+# starts, sleeps --sleep seconds, records its run as complete with plain SQL (no check that the
+# key is complete already) and leaves a marker when it has recorded it.
+import json, os, sqlite3, sys, time
+if "--PrintHelp" in sys.argv:
+    print("Program Options:")
+    for o in HELP:
+        print("    --%s:  option [0]" % o)
+    sys.exit(0)
+if "--PrintGlobals" in sys.argv:
+    sys.exit(0)
+args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
+key, markers = args["runKey"], os.environ["FAKE_MARKERS"]
+open(os.path.join(markers, "started-%s-%d" % (key, os.getpid())), "w").close()
+time.sleep(float(args.get("sleep", "0")))
+params = {k: v for k, v in args.items() if k not in ("db", "runKey", "quiet") + DROP}
+con = sqlite3.connect(args["db"], timeout=60)
+try:
+    con.execute("INSERT INTO runs(run_key, status, created_at, program, parameters) "
+                "VALUES(?, 'complete', ?, 'fake', ?)", (key, time.ctime(), json.dumps(params)))
+    con.commit()
+except sqlite3.IntegrityError as e:
+    sys.stderr.write("fake: %s\\n" % e)
+    sys.exit(1)
+open(os.path.join(markers, "finished-%s-%d" % (key, os.getpid())), "w").close()
+"""
+
+
+def make_fake(d, help_options=("n", "sleep", "db", "runKey"), drop=()):
+    path = write(os.path.join(d, "fake-sim.py"),
+                 FAKE_SIM.replace("HELP", repr(tuple(help_options)), 1)
+                 .replace("+ DROP", "+ " + repr(tuple(drop)), 1))
+    os.chmod(path, 0o755)
+    return path
+
+
+def make_wrapper(d, fake, background=False):
+    """A shell script that runs the fake simulator as its child (not exec: the shell stays)."""
+    body = '/usr/bin/python3 %s "$@"%s\n' % (fake, " &\nexit 0" if background else "\nexit $?")
+    path = write(os.path.join(d, "wrapper-bg.sh" if background else "wrapper.sh"),
+                 "#!/bin/sh\n" + body)
+    os.chmod(path, 0o755)
+    return path
+
+
+def alive(pid):
+    """True if process pid exists and is not a zombie."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def markers(d, kind):
+    """{pid: run_key} of the fake simulator's markers of one kind (started, finished)."""
+    out = {}
+    for name in os.listdir(d):
+        if name.startswith(kind + "-"):
+            key, pid = name[len(kind) + 1:].rsplit("-", 1)
+            out[int(pid)] = key
+    return out
+
+
+def wait_for(predicate, seconds, what):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for " + what)
+        time.sleep(0.05)
+
+
+class TestProcessGroups(unittest.TestCase):
+    """A run's whole process group goes when the sweep stops it or when it ends: a wrapper's
+    simulator never outlives its run and records it later (two complete rows per key)."""
+
+    def setup(self, name, sleep, background=False, timeout=None):
+        d = workdir(name)
+        self.markers = os.path.join(d, "markers")
+        os.makedirs(self.markers)
+        fake = make_fake(d)
+        wrapper = make_wrapper(d, fake, background)
+        spec = write(os.path.join(d, "w.sweep"),
+                     "program = %s\ndeclare = n:int, sleep:float\nn = 1, 2\nsleep = %g\n%s" %
+                     (wrapper, sleep, "timeout = %g\n" % timeout if timeout else ""))
+        return spec, os.path.join(d, "results.db")
+
+    def start(self, spec, db):
+        env = dict(os.environ, FAKE_MARKERS=self.markers)
+        return subprocess.Popen([PY, sweep_py(), "--build-dir", BUILD, spec, "--db", db,
+                                 "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env, start_new_session=True)
+
+    def test_interrupted_sweep_leaves_no_simulator(self):
+        spec, db = self.setup("pg-term", 3)
+        proc = self.start(spec, db)
+        wait_for(lambda: len(markers(self.markers, "started")) == 2, 60, "two simulators")
+        os.kill(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 128 + signal.SIGTERM, err)
+        pids = list(markers(self.markers, "started"))
+        time.sleep(4)  # longer than the simulators sleep
+        self.assertFalse([p for p in pids if alive(p)], "simulators outlived their sweep")
+        self.assertEqual(markers(self.markers, "finished"), {}, "an orphan recorded its run")
+        self.assertEqual(count(db), 0)
+        # Resumed: each key exactly once.
+        p = subprocess.run([PY, sweep_py(), spec, "--db", db], capture_output=True, text=True,
+                           timeout=120, env=dict(os.environ, FAKE_MARKERS=self.markers))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(query(db, "SELECT run_key, COUNT(*) FROM runs WHERE status = "
+                                   "'complete' GROUP BY run_key ORDER BY 1"),
+                         sorted((k, 1) for k in set(markers(self.markers, "started").values())))
+
+    def test_killed_sweep_orphans_are_killed_by_the_next_one(self):
+        # kill -9 of the sweep alone: its direct children die (parent-death signal), but the
+        # wrapper's simulators are orphans; the next sweep of the database kills them first.
+        spec, db = self.setup("pg-kill", 4)
+        proc = self.start(spec, db)
+        wait_for(lambda: len(markers(self.markers, "started")) == 2, 60, "two simulators")
+        orphans = list(markers(self.markers, "started"))
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+        p = subprocess.run([PY, sweep_py(), spec, "--db", db], capture_output=True, text=True,
+                           timeout=120, env=dict(os.environ, FAKE_MARKERS=self.markers))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("killed 2 processes left running by an earlier, dead sweep", p.stderr)
+        self.assertFalse([o for o in orphans if alive(o)])
+        time.sleep(1)
+        finished = markers(self.markers, "finished")
+        self.assertFalse(set(finished) & set(orphans), "an orphan recorded its run")
+        keys = query(db, "SELECT run_key, COUNT(*) FROM runs GROUP BY run_key")
+        self.assertEqual(len(keys), 2)
+        self.assertTrue(all(n == 1 for _, n in keys), keys)
+        self.assertEqual(count(db), 2)
+
+    def test_timeout_kills_the_wrapped_simulator(self):
+        spec, db = self.setup("pg-timeout", 30, timeout=1)
+        p = subprocess.run([PY, sweep_py(), spec, "--db", db], capture_output=True, text=True,
+                           timeout=120, env=dict(os.environ, FAKE_MARKERS=self.markers))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        started = list(markers(self.markers, "started"))
+        self.assertEqual(len(started), 2)
+        self.assertFalse([s for s in started if alive(s)], "a timed-out simulator survived")
+        errors = [e for (e,) in query(db, "SELECT error FROM runs WHERE status = 'failed'")]
+        self.assertEqual(len(errors), 2)
+        self.assertTrue(all("killed with its process group" in e for e in errors), errors)
+
+    def test_run_ends_with_its_process_group(self):
+        # A wrapper that starts the simulator in the background and exits 0 at once: the run
+        # is over (recorded failed: nothing recorded), and the simulator goes with it.
+        spec, db = self.setup("pg-bg", 2, background=True)
+        p = subprocess.run([PY, sweep_py(), spec, "--db", db], capture_output=True, text=True,
+                           timeout=120, env=dict(os.environ, FAKE_MARKERS=self.markers))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        time.sleep(3)
+        self.assertEqual(markers(self.markers, "finished"), {})
+        self.assertEqual(count(db), 0)
+        self.assertEqual(count(db, "failed"), 2)
+
+
+class TestDuplicateGuard(unittest.TestCase):
+    """Two sweeps of one spec on one database at once: each key is recorded complete once (the
+    database refuses the second complete row of a key: unique index runs_complete_key)."""
+
+    def test_concurrent_sweeps_record_each_key_once(self):
+        d = workdir("dup")
+        marks = os.path.join(d, "markers")
+        os.makedirs(marks)
+        fake = make_fake(d)
+        spec = write(os.path.join(d, "d.sweep"), "program = %s\ndeclare = n:int, sleep:float\n"
+                     "n = 1..3\nsleep = 1\n" % fake)
+        db = os.path.join(d, "results.db")
+        env = dict(os.environ, FAKE_MARKERS=marks)
+        sweep_py_args = [PY, sweep_py(), spec, "--db", db, "--jobs", "1"]
+        procs = [subprocess.Popen(sweep_py_args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, env=env) for _ in range(2)]
+        for proc in procs:
+            out, err = proc.communicate(timeout=120)
+            self.assertEqual(proc.returncode, 0, err)
+        started = markers(marks, "started")
+        self.assertGreater(len(started), 3, "the two sweeps never ran a key twice: no test")
+        keys = query(db, "SELECT run_key, COUNT(*) FROM runs WHERE status = 'complete' "
+                         "GROUP BY run_key")
+        self.assertEqual(len(keys), 3)
+        self.assertTrue(all(n == 1 for _, n in keys), keys)
+
+
+class TestContract(unittest.TestCase):
+    """A sweep of the user's own program: the contract (--db, --runKey, record the run with
+    every parameter) is checked by --list and --check; the sweep records what it passed."""
+
+    def test_list_refuses_a_program_without_db_or_runkey(self):
+        d = workdir("contract-list")
+        fake = make_fake(d, help_options=("n", "db"))
+        spec = write(os.path.join(d, "c.sweep"), "program = %s\nn = 1, 2\n" % fake)
+        p = sweep(spec, "--list")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("%s:1: error: program fake-sim.py does not take --runKey" % spec, p.stderr)
+
+    def test_check_runs_one_trial_and_verifies_the_record(self):
+        d = workdir("contract-check")
+        marks = os.path.join(d, "markers")
+        os.makedirs(marks)
+        env = dict(os.environ, FAKE_MARKERS=marks)
+        good = make_fake(d)
+        spec = write(os.path.join(d, "c.sweep"), "program = %s\nn = 1, 2\nsleep = 0\n" % good)
+        p = subprocess.run([PY, sweep_py(), spec, "--check"], capture_output=True, text=True,
+                           timeout=120, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("keeps the contract", p.stderr)
+        self.assertEqual(len(markers(marks, "started")), 1, "one trial run")
+        # A program that does not record one of the parameters fails the check, by name.
+        bad_dir = os.path.join(d, "bad")
+        os.makedirs(bad_dir)
+        bad = make_fake(bad_dir, drop=("n",))
+        spec = write(os.path.join(d, "b.sweep"), "program = %s\nn = 1, 2\nsleep = 0\n" % bad)
+        p = subprocess.run([PY, sweep_py(), spec, "--check"], capture_output=True, text=True,
+                           timeout=120, env=env)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("does not record parameter 'n' = 1", p.stderr)
+        # The shipped program keeps the contract, RngRun included (column run_number).
+        spec = write(os.path.join(d, "n.sweep"), "mode = multicast, unicast\nlinkRate = 2e9\n"
+                     "RngRun = 2\nschedule = all-in-one\n" + TINY)
+        p = sweep(spec, "--check")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_sweep_records_what_it_passed(self):
+        d = workdir("contract-record")
+        marks = os.path.join(d, "markers")
+        os.makedirs(marks)
+        fake = make_fake(d, drop=("n", "sleep"))  # the program records none of them
+        spec = write(os.path.join(d, "r.sweep"), "program = %s\nn = 1, 2\nsleep = 0\n" % fake)
+        db = os.path.join(d, "results.db")
+        p = subprocess.run([PY, sweep_py(), spec, "--db", db], capture_output=True, text=True,
+                           timeout=120, env=dict(os.environ, FAKE_MARKERS=marks))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = query(db, "SELECT s.parameters, s.spec FROM sweep_runs s JOIN runs r "
+                         "USING(run_key) WHERE r.status = 'complete' ORDER BY 1")
+        self.assertEqual([json.loads(r[0]) for r in rows],
+                         [{"n": "1", "sleep": "0"}, {"n": "2", "sleep": "0"}])
+        self.assertTrue(all(r[1] == os.path.abspath(spec) for r in rows))
+
+
+class TestSlurmStorage(unittest.TestCase):
+    """SLURM tasks: log and work directories configurable and created; the per-task database
+    lives on node-local storage and is merged into the shared one; a rerun task resumes."""
+
+    def test_node_local_database_merged_and_resumed(self):
+        d = workdir("slurm-storage")
+        spec = write(os.path.join(d, "s.sweep"), "RngRun = 1..2\n" + TINY)
+        out, logs, local = (os.path.join(d, x) for x in ("job", "shared-logs", "node-local"))
+        p = sweep(spec, "--emit-slurm", out, "--slurm-tasks", "1", "--slurm-log-dir", logs,
+                  "--slurm-work-dir", local)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.isdir(logs), "the log directory must exist before sbatch")
+        with open(os.path.join(out, "sweep.sbatch")) as f:
+            script = f.read()
+        self.assertIn("#SBATCH --output=%s/%%A_%%a.out\n" % logs, script)
+        env = dict(os.environ, SLURM_ARRAY_TASK_ID="0", SLURM_ARRAY_JOB_ID="77", PYTHON=PY)
+        t = subprocess.run(["bash", os.path.join(out, "sweep.sbatch")], env=env,
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(t.returncode, 0, t.stderr)
+        shared = os.path.join(out, "db", "task-0.db")
+        self.assertEqual(count(shared), 2)
+        commands = [c for (c,) in query(shared, "SELECT command FROM sweep_runs")]
+        self.assertEqual(len(commands), 2)
+        self.assertTrue(all("--db=%s/s-77-0/task-0.db" % local in c for c in commands),
+                        commands)
+        self.assertFalse(os.path.exists(os.path.join(local, "s-77-0")), "scratch left behind")
+        # Resubmitted (another job id, another node): starts from the shared database.
+        env["SLURM_ARRAY_JOB_ID"] = "78"
+        t = subprocess.run(["bash", os.path.join(out, "sweep.sbatch")], env=env,
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(t.returncode, 0, t.stderr)
+        self.assertIn("2 skipped as complete", t.stderr)
+        self.assertEqual(count(shared), 2)
+
+
+class TestProgramDatabase(unittest.TestCase):
+    """nine-city-training and its results database: a bad database is refused before the
+    simulation, with its cause and exit status 2; the run_rounds view; the bytes of a partial
+    last segment under aggregation."""
+
+    ARGS = ["--modelBytes=200e3", "--rounds=1"]
+
+    def run_program(self, *args):
+        return subprocess.run([os.path.join(BUILD, "nine-city-training")] + self.ARGS +
+                              list(args), capture_output=True, text=True, timeout=300)
+
+    def expect_refused(self, db, *needles, preexec=None):
+        p = subprocess.run([os.path.join(BUILD, "nine-city-training"), "--db=" + db] +
+                           self.ARGS, capture_output=True, text=True, timeout=300,
+                           preexec_fn=preexec)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn("error: results database %s:" % db, p.stderr)
+        for n in needles:
+            self.assertIn(n, p.stderr)
+        # Refused before the simulation: no round was simulated, no summary printed.
+        self.assertNotIn("clique-rounds", p.stdout)
+        self.assertNotIn("Per-round summary", p.stdout)
+
+    def test_bad_databases_refused_before_the_simulation(self):
+        d = workdir("program-db")
+        text = write(os.path.join(d, "text.db"), "not a database\n" * 100)
+        self.expect_refused(text, "corrupt, or not an SQLite database")
+        foreign = os.path.join(d, "foreign.db")
+        con = sqlite3.connect(foreign)
+        con.execute("CREATE TABLE moz_places(id INTEGER)")
+        con.commit()
+        con.close()
+        self.expect_refused(foreign, "not a results database")
+        newer = os.path.join(d, "newer.db")
+        p = self.run_program("--db=" + newer, "--quiet=1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        con = sqlite3.connect(newer)
+        con.execute("PRAGMA user_version = 3")
+        con.close()
+        self.expect_refused(newer, "newer version", "schema 3")
+        self.expect_refused(d, "is a directory")
+        self.expect_refused(os.path.join(d, "missing", "r.db"), "does not exist")
+        # Read-only (file permissions bind root only through another user).
+        scratch = tempfile.mkdtemp(prefix="ro-db-")
+        try:
+            os.chmod(scratch, 0o755)
+            ro = os.path.join(scratch, "ro.db")
+            shutil.copy(newer, ro)
+            con = sqlite3.connect(ro)
+            con.execute("PRAGMA user_version = 2")
+            con.close()
+            os.chmod(ro, 0o444)
+
+            def as_nobody():
+                if os.geteuid() == 0:
+                    os.setgid(65534)
+                    os.setuid(65534)
+            self.expect_refused(ro, "read-only", preexec=as_nobody)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        # A run key already complete: refused before simulating it again.
+        p = self.run_program("--db=" + newer.replace("newer", "keys"), "--runKey=k", "--quiet=1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.expect_refused_key(newer.replace("newer", "keys"))
+
+    def expect_refused_key(self, db):
+        p = self.run_program("--db=" + db, "--runKey=k")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("'k' is already recorded as complete", p.stderr)
+        self.assertNotIn("clique-rounds", p.stdout)
+        self.assertEqual(query(db, "SELECT COUNT(*) FROM runs"), [(1,)])
+
+    def test_run_rounds_view(self):
+        d = workdir("program-view")
+        db = os.path.join(d, "r.db")
+        for extra in ([], ["--linkRate=2e9", "--mode=multicast"]):
+            p = self.run_program("--db=" + db, "--quiet=1", "--schedule=3x3-rotating", *extra)
+            self.assertEqual(p.returncode, 0, p.stderr)
+        rows = query(db, "SELECT run_id, round, cliques, round_time_s, patterns, link_rate_bps "
+                         "FROM run_rounds ORDER BY run_id, round")
+        self.assertEqual(len(rows), 2)
+        by_rounds = dict(((r, rd), t) for r, rd, _, t, _, _ in rows)
+        for run_id, rnd, cliques, round_time, patterns, rate in rows:
+            self.assertEqual(cliques, 3)
+            want = query(db, "SELECT MAX(end_s) - MIN(start_s) FROM rounds WHERE run_id = ? "
+                             "AND round = ?", (run_id, rnd))[0][0]
+            self.assertAlmostEqual(round_time, want, places=12)
+        self.assertEqual(rows[0][4], "unicast,unicast,unicast")
+        self.assertEqual(rows[1][4], "multicast,multicast,multicast")
+        self.assertEqual(rows[0][5], 10e9)  # the topology's private links, not 0 ("default")
+        self.assertEqual(rows[1][5], 2e9)
+        self.assertTrue(by_rounds)
+
+    def test_aggregation_counts_a_partial_last_segment_as_partial(self):
+        # 10 000 bytes in segments of 8 192: 8 192 + 1 808. Every island receives exactly the
+        # model per round, not two full segments (16 384).
+        d = workdir("program-partial")
+        db = os.path.join(d, "r.db")
+        p = subprocess.run([os.path.join(BUILD, "nine-city-training"), "--db=" + db,
+                            "--modelBytes=10000", "--segmentSize=8192", "--mode=aggregation",
+                            "--schedule=all-in-one", "--rounds=2", "--quiet=1"],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        received = query(db, "SELECT island, round, bytes_received FROM island_rounds")
+        self.assertEqual(len(received), 18)
+        self.assertTrue(all(r[2] == 10000 for r in received), received)
+        segments = query(db, "SELECT segments FROM aggregation")
+        self.assertTrue(segments and all(s == (2,) for s in segments), segments)
 
 
 def main():

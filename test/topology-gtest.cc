@@ -242,3 +242,122 @@ TEST(TopologyErrors, DoubleZeroFormat)
     dir.Write("public_links.csv", "City1,City2,Latency\nAMS,FRA,4.85\n");
     EXPECT_NO_THROW(TopologyReader::Read(dir.Path(), 1e9));
 }
+
+TEST(TopologyErrors, NumbersOutOfTheirPhysicalRange)
+{
+    // Each number is checked where it is read: the message names file, line, column and the
+    // accepted range (1e300 Gbps used to say "must be greater than zero"; 1e300 ms was
+    // accepted and simulated like 4.5 ms).
+    TempDir dir;
+    struct Case
+    {
+        const char* from;
+        const char* to;
+        std::size_t line;
+        const char* field;
+        const char* message;
+    };
+    const Case cases[] = {
+        {"AAA1,BBB1,5.5,10", "AAA1,BBB1,5.5,1e300", 13, "capacity_gbps",
+         "must be between 1e-06 and 1e+06 Gbps, got 1e300"},
+        {"AAA1,BBB1,5.5,10", "AAA1,BBB1,5.5,1e-300", 13, "capacity_gbps", "between"},
+        {"AAA1,BBB1,5.5,10", "AAA1,BBB1,1e300,10", 13, "latency_ms",
+         "must be between 1e-06 and 1000 ms, got 1e300"},
+        {"AAA1,BBB1,5.5,10", "AAA1,BBB1,1e999,10", 13, "latency_ms", "got 1e999"},
+        {"AAA1,BBB1,5.5,10", "AAA1,BBB1,inf,10", 13, "latency_ms", "not a number"},
+        {"AAA1,BBB1,5.5,10", "AAA1,BBB1,nan,10", 13, "latency_ms", "not a number"},
+        {"AAA1,BBB1,5.5,10", "AAA1,BBB1,0x10,10", 13, "latency_ms", "not a number"},
+        {"AAA,BBB,9,1", "AAA,BBB,9,-1e999", 16, "capacity_gbps", "between"},
+        {"BBB1,BBB,10,y", "BBB1,BBB,1e10,y", 10, "edge_gbps", "between"},
+        {"AAA,Alpha,10,20", "AAA,Alpha,1e999,20", 4, "latitude", "between -90 and 90"},
+        {"AAA,Alpha,10,20", "AAA,Alpha,10,-180.5", 4, "longitude", "between -180 and 180"},
+    };
+    for (const auto& c : cases)
+    {
+        auto p = dir.Write("r.topology", Replace(SmallTopology(), c.from, c.to));
+        auto e = ExpectInputError([&] { TopologyReader::ReadFile(p); }, "r.topology", c.line,
+                                  c.field);
+        EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+    }
+    // The bounds themselves are accepted.
+    auto p = dir.Write("ok.topology",
+                       Replace(SmallTopology(), "AAA1,BBB1,5.5,10", "AAA1,BBB1,1000,1e6"));
+    EXPECT_NO_THROW(TopologyReader::ReadFile(p));
+    // DoubleZero directories: the same ranges, and the public capacity parameter.
+    dir.Write("devices.csv", "Device,Edge,Operator\nAMS1,10,a\nFRA1,10,b\n");
+    dir.Write("private_links.csv", "Device1,Device2,Latency,Bandwidth\nAMS1,FRA1,1e300,10\n");
+    dir.Write("public_links.csv", "City1,City2,Latency\nAMS,FRA,4.85\n");
+    ExpectInputError([&] { TopologyReader::Read(dir.Path(), 1e9); }, "private_links.csv", 2,
+                     "Latency");
+    dir.Write("private_links.csv", "Device1,Device2,Latency,Bandwidth\nAMS1,FRA1,2,10\n");
+    for (double bad : {0.0, 0.5, 1e300, std::nan("")})
+    {
+        auto e = ExpectInputError([&] { TopologyReader::Read(dir.Path(), bad); }, dir.Path(), 0,
+                                  "public capacity");
+        EXPECT_NE(std::string(e.what()).find("must be between 1000 and 1e+15 bit/s"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(TopologyErrors, EncodingsAndByteOrderMark)
+{
+    TempDir dir;
+    // A UTF-8 byte-order mark (as some editors write) is accepted, in both formats.
+    auto p = dir.Write("bom.topology", "\xEF\xBB\xBF" + SmallTopology());
+    EXPECT_EQ(TopologyReader::ReadFile(p).Cities().size(), 2u);
+    dir.Write("devices.csv", "\xEF\xBB\xBF" "Device,Edge,Operator\nAMS1,10,a\nFRA1,10,b\n");
+    dir.Write("private_links.csv", "Device1,Device2,Latency,Bandwidth\nAMS1,FRA1,2,10\n");
+    dir.Write("public_links.csv", "\xEF\xBB\xBF" "City1,City2,Latency\nAMS,FRA,4.85\n");
+    EXPECT_EQ(TopologyReader::Read(dir.Path(), 1e9).Devices().size(), 2u);
+    // UTF-16, a NUL byte, ill-formed UTF-8 and control characters: errors with their line.
+    auto e = ExpectInputError(
+        [&] { TopologyReader::ReadFile(dir.Write("u16.topology", std::string("\xFF\xFE#\0", 4))); },
+        "u16.topology", 1, "");
+    EXPECT_NE(std::string(e.what()).find("UTF-16"), std::string::npos) << e.what();
+    std::string nul = SmallTopology();
+    nul[nul.find("Beta")] = '\0';
+    ExpectInputError([&] { TopologyReader::ReadFile(dir.Write("nul.topology", nul)); },
+                     "nul.topology", 5, "");
+    ExpectInputError(
+        [&] {
+            TopologyReader::ReadFile(
+                dir.Write("latin1.topology", Replace(SmallTopology(), "Beta", "B\xE9ta")));
+        },
+        "latin1.topology", 5, "");
+    ExpectInputError(
+        [&] {
+            TopologyReader::ReadFile(
+                dir.Write("ctl.topology", Replace(SmallTopology(), "Beta", "Be\x01ta")));
+        },
+        "ctl.topology", 5, "name");
+    // A directory or a missing file given as a topology file.
+    ExpectInputError([&] { TopologyReader::ReadFile(dir.Path()); }, dir.Path(), 0, "");
+}
+
+TEST(TopologyErrors, NamesAndUnknownColumns)
+{
+    TempDir dir;
+    auto p = dir.Write("n.topology", Replace(SmallTopology(), "BBB1,BBB,10,y", "BB B1,BBB,10,y"));
+    ExpectInputError([&] { TopologyReader::ReadFile(p); }, "n.topology", 10, "device");
+    p = dir.Write("c.topology", Replace(SmallTopology(), "BBB,Beta,-10,-20", "B+B,Beta,-10,-20"));
+    ExpectInputError([&] { TopologyReader::ReadFile(p); }, "c.topology", 5, "code");
+    // A misspelt optional column is not silently ignored in our own format.
+    p = dir.Write("u.topology", Replace(SmallTopology(), "device,city,edge_gbps,operator",
+                                        "device,city,edge_gbps,operater"));
+    ExpectInputError([&] { TopologyReader::ReadFile(p); }, "u.topology", 8, "operater");
+}
+
+TEST(Topology, CityWithoutDevicesIsAccepted)
+{
+    // A city may be listed without devices (its coordinates only): it loads, it has no
+    // device, and the other cities are unaffected.
+    TempDir dir;
+    auto p = dir.Write("t.topology",
+                       Replace(SmallTopology(), "BBB,Beta,-10,-20\n",
+                               "BBB,Beta,-10,-20\nCCC,Gamma,0,0\n"));
+    Topology t = TopologyReader::ReadFile(p);
+    EXPECT_EQ(t.Cities().size(), 3u);
+    EXPECT_TRUE(t.DevicesIn("CCC").empty());
+    EXPECT_EQ(t.DevicesIn("AAA").size(), 1u);
+}

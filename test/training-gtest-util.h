@@ -6,6 +6,7 @@
 
 // Helpers shared by the GoogleTest files of the training proxy (small, fast tasks).
 
+#include "ns3/linear-task.h"
 #include "ns3/local-optimizer.h"
 #include "ns3/proxy-task.h"
 #include "ns3/schedule.h"
@@ -28,10 +29,10 @@ namespace testutil
 /// A small task: \p islands islands, dimension \p dim, \p rows rows per shard.
 inline ProxyTaskConfig
 SmallTask(std::size_t islands = 4, std::size_t dim = 16, std::size_t rows = 64,
-          double heterogeneity = 0, ProxyLoss loss = ProxyLoss::LEAST_SQUARES)
+          double heterogeneity = 0, ProxyTaskKind loss = ProxyTaskKind::LEAST_SQUARES)
 {
     ProxyTaskConfig c;
-    c.loss = loss;
+    c.kind = loss;
     c.islands = islands;
     c.dimension = dim;
     c.samplesPerIsland = rows;
@@ -44,7 +45,35 @@ SmallTask(std::size_t islands = 4, std::size_t dim = 16, std::size_t rows = 64,
 inline std::shared_ptr<const ProxyTask>
 MakeTask(const ProxyTaskConfig& c)
 {
-    return std::make_shared<const ProxyTask>(c);
+    return ProxyTask::Create(c);
+}
+
+inline std::shared_ptr<const LinearTask>
+MakeLinear(const ProxyTaskConfig& c)
+{
+    return std::make_shared<const LinearTask>(c);
+}
+
+/// A small classification task: \p islands islands of \p rows rows, Dirichlet \p alpha,
+/// 8 inputs (latent 4), 5 classes of 2 modes, one hidden layer of \p hidden units.
+inline ProxyTaskConfig
+SmallClassification(std::size_t islands = 4, std::size_t rows = 200, double alpha = 0.1,
+                    std::size_t hidden = 16)
+{
+    ProxyTaskConfig c;
+    c.kind = ProxyTaskKind::CLASSIFICATION;
+    c.islands = islands;
+    c.samplesPerIsland = rows;
+    c.heldOutSamples = 400;
+    c.inputs = 8;
+    c.latent = 4;
+    c.classes = 5;
+    c.modesPerClass = 2;
+    c.modeNoise = 0.3;
+    c.hidden = {hidden};
+    c.alpha = alpha;
+    c.seed = 7;
+    return c;
 }
 
 /// Inner optimiser settings: \p kind with learning rate \p lr, \p batch rows (0 = full shard)

@@ -34,7 +34,7 @@ TEST(TrainingMetrics, MeanAndConsensusDistance)
 
 TEST(TrainingMetrics, GlobalLossIsTheHeldOutLossOfTheMean)
 {
-    auto task = MakeTask(SmallTask(2, 8, 20, 1.0));
+    auto task = MakeLinear(SmallTask(2, 8, 20, 1.0));
     Eigen::VectorXd a = task->IslandModel(0);
     Eigen::VectorXd b = task->IslandModel(1);
     EXPECT_DOUBLE_EQ(TrainingMetrics::GlobalLoss(*task, {a, b}), task->HeldOutLoss((a + b) / 2));
@@ -102,4 +102,56 @@ TEST(TrainingMetrics, TargetLossIsAFractionOfTheReferenceProgress)
         TrainingMetrics::TimeToTarget(colocated, TrainingMetrics::TargetLoss(colocated, 0)), 2);
     ExpectInvalid([&]() { TrainingMetrics::TargetLoss(colocated, 1.5); }, "fraction");
     ExpectInvalid([]() { TrainingMetrics::TargetLoss({}, 0.5); }, "no reference curve");
+}
+
+TEST(TrainingMetrics, TimeToAccuracyAndTheHeldOutBestTarget)
+{
+    // An overfitting curve: accuracy peaks at 0.8 and falls back; the target is a fraction of
+    // the best, and the first crossing counts.
+    LossCurve curve{{0, 2.3, 0.1}, {1, 1.0, 0.6}, {2, 0.7, 0.8}, {3, 0.9, 0.7}, {4, 1.2, 0.65}};
+    EXPECT_DOUBLE_EQ(TrainingMetrics::BestAccuracy(curve), 0.8);
+    EXPECT_DOUBLE_EQ(TrainingMetrics::TargetAccuracy(curve, 0.9), 0.72);
+    EXPECT_DOUBLE_EQ(TrainingMetrics::TimeToAccuracy(curve, 0.72), 1.6); // 0.6 -> 0.8 over [1, 2]
+    EXPECT_DOUBLE_EQ(TrainingMetrics::TimeToAccuracy(curve, 0.05), 0);
+    EXPECT_TRUE(std::isinf(TrainingMetrics::TimeToAccuracy(curve, 0.81)));
+    LossCurve slower{{0, 2.3, 0.1}, {2, 1.0, 0.6}, {4, 0.7, 0.8}};
+    EXPECT_DOUBLE_EQ(TrainingMetrics::AccuracyGapRatio(slower, curve, 0.72), 2);
+    EXPECT_TRUE(std::isinf(TrainingMetrics::AccuracyGapRatio({{0, 1, 0.1}}, curve, 0.7)));
+    EXPECT_TRUE(std::isnan(TrainingMetrics::AccuracyGapRatio(slower, curve, 0.85)));
+    // NaN accuracy never counts (a regression task).
+    LossCurve none{{0, 1}, {1, 0.5}};
+    EXPECT_TRUE(std::isinf(TrainingMetrics::TimeToAccuracy(none, 0.1)));
+    ExpectInvalid([&]() { TrainingMetrics::BestAccuracy(none); }, "no accuracy");
+    ExpectInvalid([&]() { TrainingMetrics::TargetAccuracy(curve, 0); }, "fraction");
+    ExpectInvalid([&]() { TrainingMetrics::TargetAccuracy(curve, 1.1); }, "fraction");
+}
+
+TEST(TrainingMetrics, ScoreOfIslandsAndOfTheAverageModel)
+{
+    std::vector<Evaluation> islands{{1.0, 0.9}, {2.0, 0.5}, {3.0, 0.7}};
+    Evaluation average{0.5, 0.95};
+    Evaluation mean = TrainingMetrics::Score(islands, average, TargetMetric::ISLAND_MEAN);
+    EXPECT_DOUBLE_EQ(mean.loss, 2.0);
+    EXPECT_DOUBLE_EQ(mean.accuracy, 0.7);
+    Evaluation worst = TrainingMetrics::Score(islands, average, TargetMetric::ISLAND_MIN);
+    EXPECT_DOUBLE_EQ(worst.loss, 3.0);
+    EXPECT_DOUBLE_EQ(worst.accuracy, 0.5);
+    Evaluation avg = TrainingMetrics::Score(islands, average, TargetMetric::AVERAGE_MODEL);
+    EXPECT_DOUBLE_EQ(avg.accuracy, 0.95);
+    ExpectInvalid([&]() { TrainingMetrics::Score({}, average, TargetMetric::ISLAND_MEAN); },
+                  "no island");
+    for (TargetMetric m :
+         {TargetMetric::ISLAND_MEAN, TargetMetric::ISLAND_MIN, TargetMetric::AVERAGE_MODEL})
+    {
+        EXPECT_EQ(TrainingMetrics::ParseMetric(TrainingMetrics::MetricName(m)), m);
+    }
+    ExpectInvalid([]() { TrainingMetrics::ParseMetric("best"); }, "'best'");
+    // On a real task: the average model and each island's own model.
+    auto task = MakeTask(SmallClassification(3, 50, 0.1));
+    Eigen::VectorXd a = task->InitialParameters();
+    Eigen::VectorXd b = a + Eigen::VectorXd::Constant(a.size(), 0.1);
+    Evaluation e = TrainingMetrics::AverageModel(*task, {a, b});
+    EXPECT_DOUBLE_EQ(e.accuracy, task->HeldOut((a + b) / 2).accuracy);
+    auto each = TrainingMetrics::IslandEvaluations(*task, {a, b});
+    EXPECT_DOUBLE_EQ(each[1].loss, task->HeldOut(b).loss);
 }

@@ -8,6 +8,7 @@
 
 #include "ns3/colocated-trainer.h"
 #include "ns3/input-error.h"
+#include "ns3/results-database.h"
 #include "ns3/training-run.h"
 
 #include <gtest/gtest.h>
@@ -48,14 +49,14 @@ TEST(TrainingRun, IdenticalDataAllReduceEqualsColocatedEveryRound)
     for (const TrainingRoundRecord& r : result.rounds)
     {
         colocated.Steps(3);
-        EXPECT_NEAR(r.globalLoss, colocated.HeldOutLoss(), 1e-9);
+        EXPECT_NEAR(r.average.loss, colocated.HeldOutLoss(), 1e-9);
         EXPECT_LT(r.consensusDistance, 1e-12);
     }
     for (const auto& l : run.Learners())
     {
         EXPECT_LT(MaxDiff(l->Vector(), colocated.Vector()), 1e-6);
     }
-    EXPECT_LT(result.rounds.back().globalLoss, 0.8 * result.initialLoss);
+    EXPECT_LT(result.rounds.back().average.loss, 0.8 * result.initial.loss);
 }
 
 TEST(TrainingRun, RoundTimesAccumulateAndGiveTheCurve)
@@ -66,20 +67,20 @@ TEST(TrainingRun, RoundTimesAccumulateAndGiveTheCurve)
     TrainingRunConfig config;
     config.rounds = 5;
     config.localSteps = 2;
-    config.islandGlobalLosses = true;
     TrainingRunResult result = run.Run(config, TrainingRun::Periodic({1.0, 3.0}));
     const double ends[] = {1, 4, 5, 8, 9};
     LossCurve curve = result.Curve();
     ASSERT_EQ(curve.size(), 6u);
     EXPECT_DOUBLE_EQ(curve[0].timeS, 0);
-    EXPECT_DOUBLE_EQ(curve[0].loss, result.initialLoss);
+    EXPECT_DOUBLE_EQ(curve[0].loss, result.initial.loss);
     for (std::size_t r = 0; r < 5; ++r)
     {
         EXPECT_DOUBLE_EQ(result.rounds[r].endS, ends[r]);
         EXPECT_DOUBLE_EQ(result.rounds[r].startS, r == 0 ? 0 : ends[r - 1]);
         EXPECT_DOUBLE_EQ(curve[r + 1].timeS, ends[r]);
         EXPECT_EQ(result.rounds[r].localLoss.size(), 4u);
-        EXPECT_EQ(result.rounds[r].islandGlobalLoss.size(), 4u);
+        EXPECT_EQ(result.rounds[r].islands.size(), 4u);
+        EXPECT_EQ(result.rounds[r].batchLoss.size(), 4u);
         EXPECT_GT(result.rounds[r].consensusDistance, 0); // gossip does not average exactly
     }
     for (const auto& l : run.Learners())
@@ -89,7 +90,7 @@ TEST(TrainingRun, RoundTimesAccumulateAndGiveTheCurve)
     }
     // A second run starts afresh and repeats the first.
     TrainingRunResult again = run.Run(config, TrainingRun::Periodic({1.0, 3.0}));
-    EXPECT_EQ(again.rounds.back().globalLoss, result.rounds.back().globalLoss);
+    EXPECT_EQ(again.rounds.back().average.loss, result.rounds.back().average.loss);
 }
 
 TEST(TrainingRun, IslandsOutsideEveryCliqueOnlyCompute)
@@ -173,8 +174,9 @@ TEST(TrainingRun, AggregatedRoundsStayWithinTheQuantisationBound)
             EXPECT_LT(r.consensusDistance, 1e-12); // every member decodes the same sum
         }
         // Quantisation perturbs training a little: more with fewer fraction bits.
-        double gap = std::abs(aggregated.rounds.back().globalLoss - exact.rounds.back().globalLoss);
-        EXPECT_LT(gap, 1e-3 * exact.rounds.back().globalLoss + 400 * bound) << bits;
+        double gap =
+            std::abs(aggregated.rounds.back().average.loss - exact.rounds.back().average.loss);
+        EXPECT_LT(gap, 1e-3 * exact.rounds.back().average.loss + 400 * bound) << bits;
         if (bits == 8)
         {
             EXPECT_GT(gap, 0); // quantisation effects do appear
@@ -207,4 +209,63 @@ TEST(TrainingRun, BadArgumentsThrow)
     ExpectInvalid([]() { TrainingRun::Periodic({}); }, "period");
     ExpectInvalid([]() { TrainingRunConfig::ParseSync("lossy"); }, "lossy");
     EXPECT_EQ(TrainingRunConfig::ParseSync("fixed-point"), SyncMode::FIXED_POINT);
+}
+
+TEST(TrainingRun, ClassificationRecordsEveryIslandAndStopsAtTheTarget)
+{
+    auto task = MakeTask(SmallClassification(4, 100, 0.1));
+    auto cities = Cities(4);
+    LocalOptimizerConfig sgd = Inner(0.05, 16);
+    sgd.momentum = 0.9;
+    TrainingRun run(task, AllReduceSchedule(cities), cities, sgd);
+    TrainingRunConfig config;
+    config.rounds = 40;
+    config.localSteps = 3;
+    TrainingRunResult all = run.Run(config, TrainingRun::Periodic({1.0}));
+    ASSERT_EQ(all.rounds.size(), 40u);
+    for (const auto& r : all.rounds)
+    {
+        ASSERT_EQ(r.islands.size(), 4u);
+        for (const auto& e : r.islands)
+        {
+            EXPECT_DOUBLE_EQ(e.accuracy, r.average.accuracy); // all-in-one: one model
+        }
+        EXPECT_TRUE(std::isfinite(r.localLoss[0]));
+    }
+    LossCurve curve = all.Curve();
+    double target = 0.5 * (curve.front().accuracy + TrainingMetrics::BestAccuracy(curve));
+    config.stopAccuracy = target;
+    config.shardLoss = false;
+    TrainingRunResult stopped = run.Run(config, TrainingRun::Periodic({1.0}));
+    ASSERT_LT(stopped.rounds.size(), 40u);
+    std::size_t n = stopped.rounds.size();
+    EXPECT_GE(stopped.rounds[n - 1].average.accuracy, target);
+    EXPECT_LT(all.rounds[n - 2].average.accuracy, target);   // the first round that reaches it
+    EXPECT_TRUE(std::isnan(stopped.rounds[0].localLoss[0])); // shard loss not tracked
+    EXPECT_TRUE(std::isfinite(stopped.rounds[0].batchLoss[0]));
+}
+
+TEST(TrainingRun, TrainingRowsKeepTheirAccuracyInTheDatabase)
+{
+    std::string path = ::testing::TempDir() + "training-rows.db";
+    std::remove(path.c_str());
+    ResultsDatabase db(path);
+    RunRecord run;
+    run.program = "test";
+    int64_t id = db.InsertRun(run, "complete", 1, 1);
+    TrainingRecord row{3, "LON", 2.5, 0.4, 0.6, 0.5, 0.01};
+    row.globalAccuracy = 0.75;
+    row.meanGlobalAccuracy = 0.8;
+    db.InsertTraining(id, row);
+    TrainingRecord regression{4, "LON", 3.5, 0.4, 0.6, 0.5, 0.01}; // no accuracy: NULL
+    db.InsertTraining(id, regression);
+    auto rows = db.Query("SELECT global_accuracy, mean_global_accuracy FROM training "
+                         "WHERE run_id = ? ORDER BY round",
+                         {id});
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_DOUBLE_EQ(std::get<double>(rows[0][0]), 0.75);
+    EXPECT_DOUBLE_EQ(std::get<double>(rows[0][1]), 0.8);
+    EXPECT_TRUE(std::holds_alternative<std::nullptr_t>(rows[1][0]));
+    EXPECT_TRUE(std::holds_alternative<std::nullptr_t>(rows[1][1]));
+    std::remove(path.c_str());
 }

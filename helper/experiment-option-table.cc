@@ -1,0 +1,122 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The table of every program option (ExperimentOptions::Table). Adding an option is one entry:
+//
+//   {"name", "Help sentence", "default", V::Kind(range...), "ns3::Type::Attribute", "group"},
+//
+// - default: as typed on the command line; kFromAttribute = the mapped attribute's initial
+//   value (one source of truth for options mapped to the module's own attributes);
+// - attribute: the ns-3 attribute the option maps to; "" = the option is its own attribute
+//   ns3::ExperimentOptions::<Name>;
+// - group: where the option takes effect; programs Use() the groups they honour:
+//     topology   reading the topology            network   graph rate overrides
+//     exchange   exchange pattern                schedule  the schedule to run
+//     optimizer  the schedule optimizer          island    the training islands
+//     fpga       in-network aggregation          run       rounds to simulate
+//     packet     packet-level (ns-3) only         fluid     fluid model only
+//     output     where results go (not recorded)  trace     trace files (not recorded)
+//     report     tool output (not recorded)       proxy, curves, synthetic, dumbbell, star,
+//                                                 comparison, bench, optimize: one program each
+// doc/options-table.rst is generated from this table (--PrintOptionsRst) and checked
+// against it by a test.
+#include "experiment-options.h"
+
+#include "ns3/data-directory.h"
+#include "ns3/graphml-topology-reader.h"
+
+#include <string>
+
+namespace ns3
+{
+
+const std::vector<OptionSpec>&
+ExperimentOptions::Table()
+{
+    using V = OptionValidator;
+    const std::string A = OptionSpec::kFromAttribute;
+    const std::string dataDir = IntelligentNetworkDataDir();
+    const uint64_t maxSeed = 9007199254740992ULL; // 2^53: exact in JSON and in a double
+    // clang-format off: one option per line
+    static const std::vector<OptionSpec> table = {
+        // topology
+        {"topology", "Topology file (.topology, .graphml as the Internet Topology Zoo writes it) or DoubleZero sample directory", dataDir + "/nine-city.topology", V::Text(), "", "topology"},
+        {"fibreFactor", "GraphML: one-way latency = great-circle distance x 4.9 us/km (light in fibre) x this factor (fibre routes are longer than the great circle; the synthetic topologies' route factor)", OptionValidator::ToText(GraphmlTopologyOptions().fibreFactor), V::Real(1, 10), "", "topology"},
+        {"graphmlLinkRate", "GraphML: rate of links without LinkSpeed/LinkSpeedRaw, bit/s", "10e9", V::Rate(), "", "topology"},
+        // network
+        {"linkRate", "Rate of every private link, bit/s (0: the topology's)", "0", V::Rate(true), "", "network"},
+        {"accessRate", "Rate of every island's access link, bit/s (0: its device's edge capacity)", "0", V::Rate(true), "", "network"},
+        {"publicRate", "Rate of every public-internet path, bit/s (0: the topology's; DoubleZero samples and .topology files without one: 1 Gbps)", "0", V::Rate(true), "", "network"},
+        // exchange, schedule, optimizer
+        {"mode", "unicast | multicast | aggregation", "unicast", V::Choice({"unicast", "multicast", "aggregation"}), "", "exchange"},
+        {"capabilities", "Capability set, the same setting as --mode written as a set (--mode=multicast is unicast,multicast): unicast[,multicast][,aggregation] (aggregation implies multicast; empty: the set of --mode). The fluid model and optimizer let every clique use any pattern the set allows; the packet level runs the set's richest pattern", "", V::Text(), "", "exchange"},
+        {"patterns", "Restrict the exchange patterns a clique may use (comma-separated: all-to-all, ring, tree, ps, multicast, aggregation; empty: every pattern the capability set allows): an experiment's choice, not a network property", "", V::List(), "", "exchange"},
+        {"schedule", "Schedule file or shipped schedule name (empty: the optimizer's best schedule for the topology, mode and model)", "", V::Text(), "", "schedule"},
+        {"islands", "Comma-separated island cities of the optimizer's schedule (empty: every city)", "", V::List(), "", "optimizer"},
+        {"period", "Longest schedule period the optimizer searches", "2", V::Integer(1, 8), "", "optimizer"},
+        {"seed", "Seed of the optimizer's search and of the training proxy's task and minibatches (ns-3's own streams: RngSeed, RngRun)", "1", V::Integer(0, maxSeed), "", "optimizer"},
+        {"iterations", "Optimizer: annealing proposals per start and period round", "4000", V::Integer(1, 10000000), "", "optimizer"},
+        // islands
+        {"modelBytes", "Model bytes every island exchanges per round", A, V::Integer(1, 1000000000000000ULL), "ns3::TrainingIsland::ModelBytes", "island"},
+        {"segmentSize", "Model bytes per simulated segment (datagram payload minus the 28-byte header)", A, V::Integer(8, 65479), "ns3::TrainingIsland::SegmentSize", "island"},
+        {"computeTime", "Compute time of one local step, s", A, V::Seconds(0, 1e6), "ns3::TrainingIsland::ComputeTime", "island"},
+        {"localSteps", "Local steps per round", A, V::Integer(1, 1000000), "ns3::TrainingIsland::LocalSteps", "island"},
+        // in-network aggregation
+        {"fpgaRate", "FPGA throughput, bit/s of contributions", A, V::Rate(), "ns3::FpgaAggregator::Throughput", "fpga"},
+        {"fpgaLatency", "FPGA pipeline latency per slot, s", A, V::Seconds(0, 1), "ns3::FpgaAggregator::PipelineLatency", "fpga"},
+        {"fpgaDevices", "Comma-separated devices that carry an FPGA (empty: every device)", "", V::List(), "", "fpga"},
+        {"aggregation", "Aggregation design: tree (a reduction tree over the FPGAs on the members' paths, SHARP-like) | single (one FPGA per clique, SwitchML-like)", "tree", V::Choice({"tree", "single"}), "", "fpga"},
+        {"fpgaMemory", "Aggregation slot memory of one FPGA, bytes, shared by the cliques it serves (fluid model; default: NetworkCapabilities, see doc)", OptionValidator::ToText(NetworkCapabilities().fpgaMemoryBytes), V::Real(1, 1e15), "", "fpga"},
+        // rounds
+        {"rounds", "Rounds to simulate (the schedule's period repeats)", "4", V::Integer(1, 1000000), "ns3::TrainingIsland::Rounds", "run"},
+        // packet level
+        {"mtu", "MTU of every link, bytes", "9000", V::Integer(576, 65535), "ns3::PointToPointNetDevice::Mtu", "packet"},
+        {"lossRate", "Random packet loss on every link direction (per packet)", "0", V::Real(0, 1, true), "", "packet"},
+        {"barrier", "Barrier-synchronised rounds (the fluid model's semantics)", "true", V::Flag(), "", "packet"},
+        {"rateControl", "Network-assisted max-min rates (off: islands split their SendRate)", "true", V::Flag(), "", "packet"},
+        {"slotBytes", "Aggregation slot size, bytes, a multiple of 4 (0: the segment size rounded up to a multiple of 4)", "0", V::Integer(0, 65479), "", "packet"},
+        {"slots", "Aggregation slots per clique at an FPGA", A, V::Integer(1, 16777216), "ns3::FpgaAggregator::Slots", "packet"},
+        {"aggTimeout", "Aggregation straggler timeout, s", A, V::Seconds(1e-6, 3600), "ns3::FpgaAggregator::Timeout", "packet"},
+        // fluid model only
+        {"overlap", "Overlap communication with the next round's compute (fluid model only; the ns-3 scenario runs barrier rounds)", "false", V::Flag(), "", "fluid"},
+        // outputs (not recorded as parameters)
+        {"db", "SQLite results database, appended to (none: do not record)", "results.db", V::Text(), "", "output"},
+        {"runKey", "Identity of this run in the database (sweeps)", "", V::Text(), "", "output"},
+        {"quiet", "Print only the summary line", "false", V::Flag(), "", "output"},
+        {"pcap", "Write pcap files <traceDir>/<device>-<peer>.pcap (one per point-to-point device, named by city/device at both ends)", "false", V::Flag(), "", "trace"},
+        {"flowmon", "Write FlowMonitor statistics to <traceDir>/flowmon.xml (unicast flows only: FlowMonitor ignores multicast)", "false", V::Flag(), "", "trace"},
+        {"netanim", "Write a NetAnim animation to <traceDir>/netanim.xml (nodes named by city and device, placed by latitude and longitude)", "false", V::Flag(), "", "trace"},
+        {"traceDir", "Directory of the --pcap, --flowmon and --netanim files (created if needed)", "traces", V::Text(), "", "trace"},
+        {"out", "Output file of the tool (optimize-schedule: the best schedule as JSON; optimizer-table: the .rst table; empty: none / standard output)", "", V::Text(), "", "report"},
+        {"baselines", "Also evaluate and print the baseline schedules", "true", V::Flag(), "", "report"},
+        // training proxy
+        {"dimension", "Parameters of the proxy model", "2048", V::Integer(1, 10000000), "", "proxy"},
+        {"lr", "SGD learning rate of the proxy task", "0.01", V::Real(1e-12, 100), "", "proxy"},
+        {"outerLr", "DiLoCo outer learning rate (1: plain averaging)", "1", V::Real(0, 100), "", "proxy"},
+        {"momentum", "DiLoCo outer Nesterov momentum (0: plain averaging)", "0", V::Real(0, 1, true), "", "proxy"},
+        {"heterogeneity", "Non-iid shards of the proxy task (0: iid)", "1", V::Real(0, 100), "", "proxy"},
+        {"fixedPointBits", "Fraction bits of the int32 fixed-point values sent for aggregation", A, V::Integer(0, 30), "ns3::TrainingIsland::FixedPointBits", "proxy"},
+        // training curves
+        {"horizon", "Simulated seconds of training per curve", "300", V::Seconds(1e-3, 1e6), "", "curves"},
+        {"targetFraction", "Target loss: colocated final + fraction x (initial - final)", "0.2", V::Real(0, 1), "", "curves"},
+        {"csv", "Output: every curve (series,time_s,loss)", "training-curves.csv", V::Text(), "", "curves"},
+        {"summaryJson", "Output: summary", "training-summary.json", V::Text(), "", "curves"},
+        // synthetic topologies
+        {"synthetic", "Use a synthetic topology of this many cities instead of --topology (0: no)", "0", V::Integer(0, 10000), "", "synthetic"},
+        {"topologySeed", "Seed of the synthetic topology", "1", V::Integer(0, maxSeed), "", "synthetic"},
+        {"writeTopology", "Also write the topology used to this file (project format)", "", V::Text(), "", "synthetic"},
+        // single programs
+        {"wanRate", "multicast-alone: rate of the WAN link between the hubs, bit/s", "1e9", V::Rate(), "", "dumbbell"},
+        {"wanLatency", "multicast-alone: one-way latency of the WAN link, s", "0.04", V::Seconds(0, 10), "", "dumbbell"},
+        {"hubIslands", "aggregation-alone: islands around the hub", "4", V::Integer(2, 64), "", "star"},
+        {"schedules", "schedule-comparison: comma-separated schedules (files, shipped names, baselines: ring-allreduce, tree-allreduce, parameter-server, all-to-all, grid, exp-graph, diloco, ring (gossip))", "all-in-one,3x3-rotating,ring,grid", V::List(), "", "comparison"},
+        {"monitor", "bench-raw-udp: also install the module's LinkMonitor (its cost)", "false", V::Flag(), "", "bench"},
+        {"minCpu", "bench-fluid: repeat evaluations for at least this many CPU seconds", "0.5", V::Seconds(0, 3600), "", "bench"},
+        {"json", "optimize-schedule: print the whole result (best schedule with the pattern of every clique, round times, score, bound and gap; every baseline) as one JSON object on standard output", "false", V::Flag(), "", "optimize"},
+        {"gridOut", "bench-inputs: write the grid baseline schedule here", "", V::Text(), "", "bench"},
+    };
+    // clang-format on
+    return table;
+}
+
+} // namespace ns3

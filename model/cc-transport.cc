@@ -1,0 +1,218 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cc-transport.h"
+
+#include "wire-format.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/string.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CcTransport");
+NS_OBJECT_ENSURE_REGISTERED(CcTransport);
+
+TypeId
+CcTransport::GetTypeId()
+{
+    static const CongestionWindowConfig defaults;
+    static TypeId tid =
+        TypeId("ns3::CcTransport")
+            .SetParent<UdpTransport>()
+            .SetGroupName("IntelligentNetwork")
+            .AddConstructor<CcTransport>()
+            .AddAttribute("SendRate",
+                          "The host's line rate: no stream paces faster (wire rate).",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&CcTransport::m_sendRate),
+                          MakeDataRateChecker())
+            .AddAttribute("InitialWindow",
+                          "Segments in flight before any feedback (RFC 6928: 10).",
+                          DoubleValue(defaults.initialWindow),
+                          MakeDoubleAccessor(&CcTransport::m_initialWindow),
+                          MakeDoubleChecker<double>(1, 1e9))
+            .AddAttribute("MinWindow",
+                          "Floor of the window after a reduction, segments.",
+                          DoubleValue(defaults.minWindow),
+                          MakeDoubleAccessor(&CcTransport::m_minWindow),
+                          MakeDoubleChecker<double>(1, 1e9))
+            .AddAttribute("Beta",
+                          "Multiplicative decrease on a congestion event (0: the "
+                          "algorithm's own, 0.7 for cubic, 0.5 for reno).",
+                          DoubleValue(defaults.beta),
+                          MakeDoubleAccessor(&CcTransport::m_beta),
+                          MakeDoubleChecker<double>(0, 0.99))
+            .AddAttribute("Algorithm",
+                          "Window growth in congestion avoidance: cubic (RFC 8312) or reno "
+                          "(one segment per round trip).",
+                          StringValue(defaults.algorithm),
+                          MakeStringAccessor(&CcTransport::m_algorithm),
+                          MakeStringChecker())
+            .AddAttribute("WarmWindow",
+                          "A new message to a destination starts from the window the last "
+                          "one to it ended with (as a persistent connection would); false: "
+                          "every message starts from InitialWindow.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CcTransport::m_warm),
+                          MakeBooleanChecker())
+            .AddAttribute("PacingGain",
+                          "Pacing rate = PacingGain x window / SRTT in congestion avoidance.",
+                          DoubleValue(1.25),
+                          MakeDoubleAccessor(&CcTransport::m_pacingGain),
+                          MakeDoubleChecker<double>(1, 10))
+            .AddAttribute("SlowStartGain",
+                          "Pacing rate = SlowStartGain x window / SRTT in slow start.",
+                          DoubleValue(2.0),
+                          MakeDoubleAccessor(&CcTransport::m_slowStartGain),
+                          MakeDoubleChecker<double>(1, 10))
+            .AddTraceSource("CongestionWindow",
+                            "A stream's congestion window changed.",
+                            MakeTraceSourceAccessor(&CcTransport::m_windowTrace),
+                            "ns3::CcTransport::WindowTracedCallback");
+    return tid;
+}
+
+CcTransport::CcTransport() = default;
+
+CcTransport::~CcTransport() = default;
+
+uint64_t
+CcTransport::GetReductions() const
+{
+    return m_reductions;
+}
+
+uint32_t
+CcTransport::Delivered(const Stream& s) const
+{
+    return s.state.NextNew() - InFlight(s);
+}
+
+uint64_t
+CcTransport::WarmKey(const Stream& s)
+{
+    // A peer island, an aggregator, or a multicast group (one per source tree).
+    return s.msg.dest.IsMulticast() ? (uint64_t{1} << 32) | s.msg.dest.Get() : s.destTag;
+}
+
+void
+CcTransport::OnOpen(Stream& s)
+{
+    CongestionWindowConfig config;
+    config.algorithm = m_algorithm;
+    config.initialWindow = m_initialWindow;
+    config.minWindow = std::min(m_minWindow, m_initialWindow);
+    config.beta = m_beta;
+    CongestionWindow window(config);
+    auto warm = m_warmWindows.find(WarmKey(s));
+    if (m_warm && warm != m_warmWindows.end())
+    {
+        window = warm->second;
+        window.Restart();
+    }
+    m_state.emplace(s.handle, State{window, 0});
+    UpdateRate(s);
+}
+
+void
+CcTransport::OnClose(Stream& s)
+{
+    auto it = m_state.find(s.handle);
+    if (it != m_state.end())
+    {
+        m_warmWindows.insert_or_assign(WarmKey(s), it->second.window);
+        m_state.erase(it);
+    }
+}
+
+bool
+CcTransport::WindowOpen(const Stream& s) const
+{
+    auto it = m_state.find(s.handle);
+    return it == m_state.end() || InFlight(s) < it->second.window.Window();
+}
+
+void
+CcTransport::UpdateRate(Stream& s)
+{
+    const CongestionWindow& w = m_state.at(s.handle).window;
+    double segmentBits = static_cast<double>(WireFormat::WireBytes(m_segmentSize)) * 8.0;
+    double gain = w.InSlowStart() ? m_slowStartGain : m_pacingGain;
+    double rate = gain * w.Window() * segmentBits / std::max(s.srtt, 1e-6);
+    rate = std::min(rate, static_cast<double>(m_sendRate.GetBitRate()));
+    NS_LOG_DEBUG("island " << m_islandId << " round " << s.msg.round << " to " << s.destTag
+                           << ": window " << w.Window() << " in flight " << InFlight(s)
+                           << " srtt " << s.srtt << " rate " << rate / 1e9 << " Gbps");
+    SetRate(s.handle, rate);
+}
+
+void
+CcTransport::OnFeedback(Stream& s, const Feedback& fb)
+{
+    State& st = m_state.at(s.handle);
+    uint32_t delivered = Delivered(s);
+    double now = Simulator::Now().GetSeconds();
+    double before = st.window.Window();
+    if (delivered > st.delivered)
+    {
+        st.window.OnAcked(delivered - st.delivered, now, s.srtt);
+        st.delivered = delivered;
+    }
+    bool reduced = false;
+    if (fb.lostHighest >= 0)
+    {
+        reduced = st.window.OnLoss(static_cast<uint32_t>(fb.lostHighest), s.state.NextNew(), now);
+    }
+    if (fb.ecn)
+    {
+        reduced = st.window.OnMark(s.state.NextNew(), now, s.srtt) || reduced;
+    }
+    if (reduced)
+    {
+        ++m_reductions;
+        NS_LOG_LOGIC("island " << m_islandId << " round " << s.msg.round << " tag " << s.msg.tag
+                               << ": " << (fb.ecn ? "mark" : "loss") << ", window "
+                               << st.window.Window());
+    }
+    if (st.window.Window() != before)
+    {
+        m_windowTrace(s.msg.round, s.msg.tag, st.window.Window());
+    }
+    UpdateRate(s);
+}
+
+void
+CcTransport::OnTimeout(Stream& s)
+{
+    auto it = m_state.find(s.handle);
+    if (it == m_state.end())
+    {
+        return;
+    }
+    it->second.window.OnTimeout(s.state.NextNew(), Simulator::Now().GetSeconds());
+    ++m_reductions;
+    m_windowTrace(s.msg.round, s.msg.tag, it->second.window.Window());
+    UpdateRate(s);
+}
+
+uint32_t
+CcTransport::DefaultAckInterval() const
+{
+    return 2; // as TCP's delayed ack: the window needs a steady ack clock
+}
+
+double
+CcTransport::Rto(const Stream& s) const
+{
+    return std::max(m_minRto.GetSeconds(), s.srtt + 4 * s.rttvar) * s.backoff;
+}
+
+} // namespace ns3

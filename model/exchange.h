@@ -1,0 +1,152 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INTELLIGENT_NETWORK_EXCHANGE_H
+#define INTELLIGENT_NETWORK_EXCHANGE_H
+
+#include "exchange-pattern.h"
+#include "island-transport.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief What one island does in one round of the schedule's period: its clique, the
+ * clique's exchange pattern and the structure the pattern needs (from TrafficPlanner).
+ */
+struct IslandRoundPlan
+{
+    int32_t clique = -1;    ///< Index of its clique in the round; -1 = sits out.
+    uint16_t cliqueKey = 0; ///< Network-wide id of the clique (period round, clique).
+    ExchangePattern pattern = ExchangePattern::ALL_TO_ALL;
+    std::vector<uint32_t> peers;   ///< The other members (island ids), in the pattern's order.
+    std::vector<uint32_t> targets; ///< Islands it sends its model to (all-to-all, multicast).
+    /// Members (island ids, this island included) in the pattern's order: the ring order, the
+    /// parameter server first, the tree's member order.
+    std::vector<uint32_t> members;
+    Ipv4Address group;                  ///< Multicast: its own group (one per source).
+    std::vector<uint32_t> groupDevices; ///< Multicast: devices of this node the tree leaves by.
+    uint32_t aggregator = 0;            ///< Aggregation: tag of the FPGA service it sends to.
+    Ipv4Address aggregatorAddress;      ///< Aggregation: where its contributions go.
+    std::vector<std::vector<int32_t>> trees; ///< TREE: parent (index into members) per tree.
+    double chunkBytes = 0;                   ///< TREE: pipelining chunk, payload bytes.
+};
+
+/// What a finished exchange hands to the island for the merge.
+struct ExchangeResult
+{
+    bool isSum = false; ///< A sum over all members (else the peers' models).
+    std::vector<uint32_t> origins;           ///< Whose model each of \c models is.
+    std::vector<std::vector<double>> models; ///< The peers' vectors (models; a fallback's sum
+                                             ///< also hands over the models it summed).
+    std::vector<double> sum;                  ///< Sum: over all members, this island included.
+    uint32_t members = 0;                     ///< Sum: how many vectors it adds up.
+    bool fixedPoint = false; ///< Sum: exact int32 fixed point (aggregation) or doubles.
+    bool fellBack = false;   ///< Aggregation: the FPGA failed; members summed themselves.
+    uint64_t overflows = 0;  ///< Segments whose fixed-point sum overflowed.
+};
+
+/// Everything an exchange needs from its island (no back-reference to the application).
+struct ExchangeContext
+{
+    uint32_t island = 0;
+    uint32_t round = 0;
+    IslandRoundPlan plan;
+    Ptr<IslandTransport> unicast; ///< Carries unicast messages.
+    Ptr<IslandTransport> group;   ///< Carries multicast and contribution messages.
+    /// The island's values of this round (null: opaque bytes only).
+    std::shared_ptr<const std::vector<double>> values;
+    uint32_t valueCount = 0; ///< Values every member carries (0: none).
+    uint64_t modelBytes = 0;
+    uint32_t segmentSize = 0;
+    uint32_t fixedPointBits = 16;
+    uint16_t aggregationPort = 0;
+    uint32_t aggregationSlots = 1;
+    Time aggregatorTimeout;
+    std::vector<Ipv4Address> directory; ///< Island addresses by id.
+    /// Ideal pacing: what a stream from this island to \p destTag (peer id, GROUP_TAG or
+    /// aggregator tag) uses, through the current routes.
+    std::function<FlowUsage(uint32_t destTag)> usage;
+    /// The island's memory of failed FPGAs (shared by its rounds).
+    std::function<bool(uint32_t aggregator)> aggregatorDead;
+    std::function<void(uint32_t aggregator)> markAggregatorDead;
+    std::function<void()> done; ///< Called once, when the exchange is complete.
+};
+
+/**
+ * \ingroup intelligent-network
+ * \brief One island's part of one clique's exchange in one round (abstract).
+ *
+ * Each ExchangePattern is one subclass in its own file (AllToAllExchange, MulticastExchange,
+ * AggregationExchange, RingExchange, TreeExchange, ParameterServerExchange). TrainingIsland
+ * creates one per round with Create(), gives it its context, Start()s it when the compute is
+ * done and forwards the messages of that round (Receive); the exchange sends through the
+ * transports and calls context.done once it holds what the island merges (Result()).
+ */
+class Exchange : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    Exchange();
+    ~Exchange() override;
+
+    /// The exchange class of \p pattern.
+    static Ptr<Exchange> Create(ExchangePattern pattern);
+
+    void SetContext(ExchangeContext context);
+    const ExchangeContext& Context() const;
+
+    /// The compute is done: start sending.
+    virtual void Start() = 0;
+    /// A complete message of this round arrived.
+    virtual void Receive(const InMessage& message) = 0;
+    /// A segment of this round from \p origin with \p flags is arriving (before it is
+    /// complete); e.g. a peer's fallback from a failed FPGA.
+    virtual void OnSegment(uint32_t origin, uint16_t tag, uint8_t flags);
+    /// True if this island wants message (origin, tag, type) of this round.
+    virtual bool Accepts(uint32_t origin, uint16_t tag, uint8_t type, uint8_t flags) const;
+    /// What the island merges (call once, after done).
+    virtual ExchangeResult TakeResult() = 0;
+    /// Stop sending (the application stops).
+    virtual void Abort();
+
+    bool IsComplete() const;
+
+  protected:
+    void DoDispose() override;
+    /// Mark the exchange complete and tell the island (once).
+    void Complete();
+    /// Send a message through the unicast transport to island \p to.
+    uint64_t SendTo(uint32_t to, uint16_t tag, uint64_t bytes, MessageValues values);
+    /// The values slice [offset, offset + count) of \p vector.
+    static MessageValues Slice(std::shared_ptr<const std::vector<double>> vector,
+                               uint64_t offset,
+                               uint64_t count,
+                               bool fixedPoint = false);
+    /// Bytes of chunk \p c of \p chunks of a \p total-byte payload (as even as possible).
+    static uint64_t ChunkBytes(uint64_t total, uint32_t chunks, uint32_t c);
+    /// First value index of chunk \p c of \p chunks over \p total values.
+    static uint64_t ChunkStart(uint64_t total, uint32_t chunks, uint32_t c);
+
+    /// Remember a message sent through \p transport (Abort cancels it).
+    void Track(Ptr<IslandTransport> transport, uint64_t handle);
+
+    ExchangeContext m_ctx;
+    std::vector<std::pair<Ptr<IslandTransport>, uint64_t>> m_sent; ///< Messages sent.
+
+  private:
+    bool m_complete = false;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,323 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "graphml-topology-reader.h"
+
+#include "input-error.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/graphml.hpp>
+#include <boost/property_map/dynamic_property_map.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+struct NodeData
+{
+    std::string label;
+    std::string latitude;
+    std::string longitude;
+};
+
+struct EdgeData
+{
+    std::string speed;
+    std::string units;
+    std::string raw;
+};
+
+using Graph =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, NodeData, EdgeData>;
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// A finite number, NaN when \p text is empty; throws InputError otherwise.
+double
+Number(const std::string& file, const std::string& where, const std::string& text)
+{
+    std::string t = text;
+    t.erase(0, t.find_first_not_of(" \t\r\n"));
+    t.erase(t.find_last_not_of(" \t\r\n") + 1);
+    if (t.empty())
+    {
+        return kNaN;
+    }
+    static const std::regex number(R"(^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$)");
+    errno = 0;
+    double v = std::regex_match(t, number) ? std::strtod(t.c_str(), nullptr) : kNaN;
+    if (!std::isfinite(v) || errno == ERANGE)
+    {
+        throw InputError(file, 0, where, "'" + text + "' is not a finite number");
+    }
+    return v;
+}
+
+std::string
+NodeName(std::size_t v, const NodeData& d)
+{
+    return "node " + std::to_string(v) + (d.label.empty() ? "" : " ('" + d.label + "')");
+}
+
+} // namespace
+
+bool
+GraphmlTopologyReader::Handles(const std::string& path)
+{
+    std::string ext = ".graphml";
+    if (path.size() < ext.size())
+    {
+        return false;
+    }
+    std::string tail = path.substr(path.size() - ext.size());
+    std::transform(tail.begin(), tail.end(), tail.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return tail == ext;
+}
+
+std::string
+GraphmlTopologyReader::CodeFromLabel(const std::string& label)
+{
+    std::string code;
+    for (unsigned char c : label)
+    {
+        if (c < 128 && std::isalnum(c) && code.size() < 3)
+        {
+            code += static_cast<char>(std::toupper(c));
+        }
+    }
+    return code;
+}
+
+Topology
+GraphmlTopologyReader::Read(const std::string& path, const GraphmlTopologyOptions& options)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw InputError(path, 0, "", "cannot open the GraphML file");
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    // Every key is read as a string (the Zoo declares some as double, others as string, and
+    // files differ); the numbers are then checked here, with the node or edge named.
+    static const std::regex typed(R"re(attr\.type\s*=\s*"(boolean|int|long|float|double)")re");
+    std::istringstream xml(std::regex_replace(buffer.str(), typed, "attr.type=\"string\""));
+
+    Graph g;
+    boost::dynamic_properties dp(boost::ignore_other_properties);
+    dp.property("label", boost::get(&NodeData::label, g));
+    dp.property("Latitude", boost::get(&NodeData::latitude, g));
+    dp.property("Longitude", boost::get(&NodeData::longitude, g));
+    dp.property("LinkSpeed", boost::get(&EdgeData::speed, g));
+    dp.property("LinkSpeedUnits", boost::get(&EdgeData::units, g));
+    dp.property("LinkSpeedRaw", boost::get(&EdgeData::raw, g));
+    try
+    {
+        boost::read_graphml(xml, g, dp);
+    }
+    catch (const boost::directed_graph_error&)
+    {
+        throw InputError(path, 0, "edgedefault",
+                         "directed graphs are not supported (links are full duplex)");
+    }
+    catch (const std::exception& e)
+    {
+        throw InputError(path, 0, "", std::string("not readable GraphML: ") + e.what());
+    }
+    const std::size_t n = boost::num_vertices(g);
+    if (n < 2)
+    {
+        throw InputError(path, 0, "node", "a topology needs at least two nodes");
+    }
+
+    // Codes: unique among codes and device names (device = code + "1").
+    std::vector<std::string> codes(n);
+    std::set<std::string> taken;
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        std::string base = CodeFromLabel(g[v].label);
+        if (base.empty())
+        {
+            base = "N" + std::to_string(v);
+        }
+        std::string code = base;
+        for (int k = 2; taken.count(code) || taken.count(code + "1"); ++k)
+        {
+            code = base + std::to_string(k);
+        }
+        taken.insert(code);
+        taken.insert(code + "1");
+        codes[v] = code;
+    }
+
+    // Coordinates, and positions for the nodes without them.
+    std::vector<double> lat(n, kNaN);
+    std::vector<double> lon(n, kNaN);
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        std::string where = NodeName(v, g[v]);
+        lat[v] = Number(path, where + " Latitude", g[v].latitude);
+        lon[v] = Number(path, where + " Longitude", g[v].longitude);
+        if (std::isnan(lat[v]) != std::isnan(lon[v]))
+        {
+            throw InputError(path, 0, where + " Latitude/Longitude",
+                             "has only one of Latitude and Longitude");
+        }
+        if (!std::isnan(lat[v]) && (std::fabs(lat[v]) > 90 || std::fabs(lon[v]) > 180))
+        {
+            throw InputError(path, 0, where + " Latitude/Longitude",
+                             "out of range (latitude -90..90, longitude -180..180)");
+        }
+    }
+    std::vector<double> plat = lat;
+    std::vector<double> plon = lon;
+    for (bool progress = true; progress;)
+    {
+        progress = false;
+        std::vector<double> nlat = plat;
+        std::vector<double> nlon = plon;
+        for (std::size_t v = 0; v < n; ++v)
+        {
+            if (!std::isnan(plat[v]))
+            {
+                continue;
+            }
+            double sl = 0;
+            double so = 0;
+            int k = 0;
+            for (auto [a, end] = boost::adjacent_vertices(v, g); a != end; ++a)
+            {
+                if (!std::isnan(plat[*a]))
+                {
+                    sl += plat[*a];
+                    so += plon[*a];
+                    ++k;
+                }
+            }
+            if (k > 0)
+            {
+                nlat[v] = sl / k;
+                nlon[v] = so / k;
+                progress = true;
+                if (options.warnings)
+                {
+                    *options.warnings
+                        << path << ": warning: " << NodeName(v, g[v]) << " (" << codes[v]
+                        << ") has no Latitude/Longitude; placed at the mean of its " << k
+                        << " placed neighbour(s): " << nlat[v] << ", " << nlon[v] << "\n";
+                }
+            }
+        }
+        plat = nlat;
+        plon = nlon;
+    }
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        if (std::isnan(plat[v]))
+        {
+            throw InputError(path, 0, NodeName(v, g[v]) + " Latitude/Longitude",
+                             "no coordinates, and no neighbour (however far) has any: link "
+                             "latencies cannot be derived");
+        }
+    }
+
+    // Links: rate from the edge, latency from the distance; parallel edges merged.
+    std::map<std::pair<std::size_t, std::size_t>, double> rate;
+    std::map<std::pair<std::size_t, std::size_t>, int> count;
+    for (auto [e, end] = boost::edges(g); e != end; ++e)
+    {
+        std::size_t a = boost::source(*e, g);
+        std::size_t b = boost::target(*e, g);
+        std::string where = "edge " + codes[a] + "-" + codes[b];
+        if (a == b)
+        {
+            if (options.warnings)
+            {
+                *options.warnings << path << ": warning: " << where << " is a self-loop; skipped\n";
+            }
+            continue;
+        }
+        const EdgeData& d = g[*e];
+        double bps = Number(path, where + " LinkSpeedRaw", d.raw);
+        if (std::isnan(bps) || bps <= 0)
+        {
+            double speed = Number(path, where + " LinkSpeed", d.speed);
+            if (!std::isnan(speed))
+            {
+                static const std::map<char, double> mult{{'k', 1e3},  {'K', 1e3}, {'m', 1e6},
+                                                         {'M', 1e6},  {'g', 1e9}, {'G', 1e9},
+                                                         {'t', 1e12}, {'T', 1e12}};
+                std::string u = d.units;
+                u.erase(0, u.find_first_not_of(" \t"));
+                auto m = u.empty() ? mult.end() : mult.find(u[0]);
+                if (m == mult.end())
+                {
+                    throw InputError(path, 0, where + " LinkSpeedUnits",
+                                     "LinkSpeed '" + d.speed +
+                                         "' needs LinkSpeedUnits k, M, G or T "
+                                         "(got '" +
+                                         d.units + "')");
+                }
+                bps = speed * m->second;
+            }
+            else
+            {
+                bps = options.defaultLinkRateBps;
+            }
+        }
+        if (!(bps >= 1 && bps < 1.8e19))
+        {
+            throw InputError(path, 0, where + " LinkSpeed",
+                             "rate out of range (1 .. <1.8e19 bit/s)");
+        }
+        auto key = std::make_pair(std::min(a, b), std::max(a, b));
+        rate[key] += bps;
+        count[key] += 1;
+    }
+
+    std::string stem = path.substr(path.find_last_of('/') + 1);
+    Topology topo(path);
+    topo.SetName(stem.substr(0, stem.size() - 8)); // drop ".graphml"
+    std::vector<double> edge(n, 0);
+    for (const auto& [key, bps] : rate)
+    {
+        edge[key.first] = std::max(edge[key.first], bps);
+        edge[key.second] = std::max(edge[key.second], bps);
+    }
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        topo.AddCity(City{codes[v], g[v].label.empty() ? codes[v] : g[v].label, lat[v], lon[v]});
+        topo.AddDevice(Device{codes[v] + "1", codes[v],
+                              edge[v] > 0 ? edge[v] : options.defaultLinkRateBps, "graphml"});
+    }
+    for (const auto& [key, bps] : rate)
+    {
+        auto [a, b] = key;
+        if (count[key] > 1 && options.warnings)
+        {
+            *options.warnings << path << ": warning: " << count[key] << " parallel edges "
+                              << codes[a] << "-" << codes[b] << " merged into one link of " << bps
+                              << " bit/s\n";
+        }
+        double km = SyntheticTopology::GreatCircleKm(plat[a], plon[a], plat[b], plon[b]);
+        double latency = std::max(kMinLatencyS, km * kFibreSecondsPerKm * options.fibreFactor);
+        topo.AddLink(TopologyLink{LinkKind::PRIVATE, codes[a] + "1", codes[b] + "1", latency, bps});
+    }
+    return topo;
+}
+
+} // namespace ns3

@@ -1,0 +1,572 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "tcp-transport.h"
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/tcp-socket-base.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TcpTransport");
+NS_OBJECT_ENSURE_REGISTERED(TcpTransport);
+
+namespace
+{
+constexpr uint32_t kFrameHeaderBytes = IslandHeader::SERIALIZED_SIZE;
+/// Smallest and largest socket buffer the BDP rule may give.
+constexpr uint64_t kMinBuffer = 131072;
+constexpr uint64_t kMaxBuffer = 2000000000;
+} // namespace
+
+TypeId
+TcpTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TcpTransport")
+            .SetParent<IslandTransport>()
+            .SetGroupName("IntelligentNetwork")
+            .AddConstructor<TcpTransport>()
+            .AddAttribute("Port",
+                          "TCP port the islands listen on.",
+                          UintegerValue(9200),
+                          MakeUintegerAccessor(&TcpTransport::m_port),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("CongestionControl",
+                          "ns-3 TCP congestion control (TcpL4Protocol::SocketType of the node).",
+                          TypeIdValue(TypeId::LookupByName("ns3::TcpCubic")),
+                          MakeTypeIdAccessor(&TcpTransport::m_congestionControl),
+                          MakeTypeIdChecker())
+            .AddAttribute("FreshConnections",
+                          "Open a new connection for every message (slow start every round) "
+                          "instead of keeping one per peer across rounds.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&TcpTransport::m_fresh),
+                          MakeBooleanChecker())
+            .AddAttribute("SndBufSize",
+                          "Send buffer, bytes (0: the path's bandwidth-delay product).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TcpTransport::m_sndBuf),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RcvBufSize",
+                          "Receive buffer, bytes (0: the largest bandwidth-delay product of "
+                          "the island's paths).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TcpTransport::m_rcvBuf),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("SegmentSize",
+                          "TCP maximum segment size, bytes (0: the island's MTU - 52, i.e. "
+                          "IPv4 and TCP headers with timestamps).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TcpTransport::m_tcpSegmentSize),
+                          MakeUintegerChecker<uint32_t>(0, 65483))
+            .AddAttribute("MaxPacingRate",
+                          "Largest pacing rate of a socket (ns-3's own default, 4 Gbit/s, is "
+                          "below a 10G link).",
+                          DataRateValue(DataRate("400Gbps")),
+                          MakeDataRateAccessor(&TcpTransport::m_maxPacingRate),
+                          MakeDataRateChecker())
+            .AddAttribute("Ecn",
+                          "Negotiate ECN (needed by DCTCP; useful with a marking queue).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&TcpTransport::m_ecn),
+                          MakeBooleanChecker())
+            .AddAttribute("Pacing",
+                          "Pace segments at the congestion control's rate (needed by BBR).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&TcpTransport::m_pacing),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+TcpTransport::TcpTransport() = default;
+TcpTransport::~TcpTransport() = default;
+
+void
+TcpTransport::DoDispose()
+{
+    m_listener = nullptr;
+    m_connections.clear();
+    m_incoming.clear();
+    IslandTransport::DoDispose();
+}
+
+void
+TcpTransport::SetBufferHints(const std::map<uint32_t, uint64_t>& bdpBytes)
+{
+    m_bdp = bdpBytes;
+}
+
+uint64_t
+TcpTransport::Bdp(uint32_t peer) const
+{
+    auto it = m_bdp.find(peer);
+    uint64_t b = it == m_bdp.end() ? kMinBuffer : it->second;
+    return std::clamp<uint64_t>(b, kMinBuffer, kMaxBuffer);
+}
+
+bool
+TcpTransport::SupportsGroups() const
+{
+    return false;
+}
+
+Time
+TcpTransport::LastProgress(uint64_t) const
+{
+    return Simulator::Now();
+}
+
+uint64_t
+TcpTransport::GetRetransmissions() const
+{
+    return m_retransmittedBytes;
+}
+
+uint64_t
+TcpTransport::GetConnectionsOpened() const
+{
+    return m_opened;
+}
+
+void
+TcpTransport::Start()
+{
+    if (m_listener)
+    {
+        return;
+    }
+    Ptr<TcpL4Protocol> tcp = m_node->GetObject<TcpL4Protocol>();
+    NS_ABORT_MSG_UNLESS(tcp, "island " << m_islandId << ": the node has no TCP");
+    tcp->SetAttribute("SocketType", TypeIdValue(m_congestionControl));
+    if (m_tcpSegmentSize == 0)
+    {
+        // MTU - 52 of the island's first point-to-point device.
+        uint32_t mtu = 1500;
+        for (uint32_t d = 0; d < m_node->GetNDevices(); ++d)
+        {
+            if (DynamicCast<PointToPointNetDevice>(m_node->GetDevice(d)))
+            {
+                mtu = m_node->GetDevice(d)->GetMtu();
+                break;
+            }
+        }
+        m_tcpSegmentSize = mtu - 52;
+    }
+    m_listener = CreateTcpSocket();
+    uint64_t rcv = m_rcvBuf;
+    if (rcv == 0)
+    {
+        for (const auto& [peer, bdp] : m_bdp)
+        {
+            rcv = std::max(rcv, Bdp(peer));
+        }
+        rcv = std::max(rcv, kMinBuffer);
+    }
+    m_listener->SetAttribute("RcvBufSize", UintegerValue(rcv));
+    m_listener->SetAttribute("SndBufSize", UintegerValue(kMinBuffer));
+    m_listener->SetAttribute("SegmentSize", UintegerValue(m_tcpSegmentSize));
+    if (auto base = DynamicCast<TcpSocketBase>(m_listener))
+    {
+        base->SetUseEcn(m_ecn ? TcpSocketState::On : TcpSocketState::Off);
+        base->SetPacingStatus(m_pacing);
+    }
+    NS_ABORT_MSG_IF(m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
+                    "island " << m_islandId << ": cannot bind TCP port " << m_port);
+    m_listener->Listen();
+    m_listener->SetAcceptCallback(MakeCallback(&TcpTransport::OnConnectionRequest, this),
+                                  MakeCallback(&TcpTransport::OnAccepted, this));
+}
+
+void
+TcpTransport::Stop()
+{
+    for (auto& [id, c] : m_connections)
+    {
+        if (c.socket)
+        {
+            c.socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
+            c.socket->Close();
+        }
+    }
+    m_connections.clear();
+    m_persistent.clear();
+    for (auto& [socket, in] : m_incoming)
+    {
+        socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        socket->Close();
+    }
+    m_incoming.clear();
+    if (m_listener)
+    {
+        m_listener->Close();
+        m_listener = nullptr;
+    }
+}
+
+Ptr<Socket>
+TcpTransport::CreateTcpSocket()
+{
+    // The socket's TcpSocketState takes MaxPacingRate from the attribute default when it is
+    // created: set it for this socket only, then restore what was there.
+    TypeId state = TypeId::LookupByName("ns3::TcpSocketState");
+    TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(state.LookupAttributeByName("MaxPacingRate", &info));
+    Ptr<const AttributeValue> previous = info.initialValue;
+    Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(m_maxPacingRate));
+    Ptr<Socket> s = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
+    Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", *previous);
+    return s;
+}
+
+TcpTransport::Connection&
+TcpTransport::Open(uint32_t peer, uint32_t round)
+{
+    if (!m_fresh)
+    {
+        auto it = m_persistent.find(peer);
+        if (it != m_persistent.end())
+        {
+            return m_connections.at(it->second);
+        }
+    }
+    uint64_t id = m_nextConnection++;
+    Connection& c = m_connections[id];
+    c.peer = peer;
+    c.round = round;
+    c.closeWhenDone = m_fresh;
+    c.socket = CreateTcpSocket();
+    uint64_t snd = m_sndBuf ? m_sndBuf : Bdp(peer);
+    c.socket->SetAttribute("SndBufSize", UintegerValue(snd));
+    c.socket->SetAttribute("RcvBufSize", UintegerValue(kMinBuffer));
+    c.socket->SetAttribute("SegmentSize", UintegerValue(m_tcpSegmentSize));
+    if (auto base = DynamicCast<TcpSocketBase>(c.socket))
+    {
+        base->SetUseEcn(m_ecn ? TcpSocketState::On : TcpSocketState::Off);
+        base->SetPacingStatus(m_pacing);
+        base->TraceConnectWithoutContext("Tx", MakeCallback(&TcpTransport::OnTx, this));
+    }
+    NS_ABORT_MSG_IF(c.socket->Bind() != 0, "island " << m_islandId << ": cannot bind TCP");
+    c.socket->SetConnectCallback(MakeCallback(&TcpTransport::OnConnected, this),
+                                 MakeCallback(&TcpTransport::OnConnectFailed, this));
+    c.socket->SetSendCallback(MakeCallback(&TcpTransport::OnSendReady, this));
+    c.socket->Connect(InetSocketAddress(m_directory.at(peer), m_port));
+    ++m_opened;
+    if (!m_fresh)
+    {
+        m_persistent[peer] = id;
+    }
+    return c;
+}
+
+TcpTransport::Connection*
+TcpTransport::Find(Ptr<Socket> socket)
+{
+    for (auto& [id, c] : m_connections)
+    {
+        if (c.socket == socket)
+        {
+            return &c;
+        }
+    }
+    return nullptr;
+}
+
+uint64_t
+TcpTransport::Send(const OutMessage& message)
+{
+    NS_ABORT_MSG_IF(message.type != IslandHeader::DATA || message.dest.IsMulticast() ||
+                        message.receivers.size() != 1,
+                    "island " << m_islandId << ": TCP carries unicast messages only");
+    NS_ABORT_MSG_IF(message.values.count > 0 && message.values.fixedPoint,
+                    "island " << m_islandId << ": TCP carries doubles only");
+    Outgoing o;
+    o.handle = m_nextHandle++;
+    o.msg = message;
+    uint64_t valueBytes =
+        std::min<uint64_t>(static_cast<uint64_t>(message.values.count) * 8, message.bytes);
+    IslandHeader h;
+    h.type = IslandHeader::DATA;
+    h.flags = message.flags | (valueBytes ? IslandHeader::FLAG_VALUES : 0);
+    h.island = static_cast<uint16_t>(m_islandId);
+    h.origin = static_cast<uint16_t>(m_islandId);
+    h.extra = message.tag;
+    h.round = message.round;
+    h.seq = static_cast<uint32_t>(message.bytes & 0xFFFFFFFFu);
+    h.count = static_cast<uint32_t>(message.bytes >> 32);
+    h.timestamp = valueBytes / 8;
+    Buffer buffer;
+    buffer.AddAtStart(kFrameHeaderBytes);
+    h.Serialize(buffer.Begin());
+    o.prefix.resize(kFrameHeaderBytes + valueBytes);
+    buffer.CopyData(o.prefix.data(), kFrameHeaderBytes);
+    if (valueBytes)
+    {
+        std::memcpy(o.prefix.data() + kFrameHeaderBytes,
+                    message.values.data->data() + message.values.offset, valueBytes);
+    }
+    Connection& c = Open(message.receivers.front(), message.round);
+    c.queue.push_back(std::move(o));
+    uint64_t handle = c.queue.back().handle;
+    Pump(c);
+    return handle;
+}
+
+void
+TcpTransport::Cancel(uint64_t handle)
+{
+    // A message not yet started is dropped; one being written cannot be taken back.
+    for (auto& [id, c] : m_connections)
+    {
+        for (auto it = c.queue.begin(); it != c.queue.end(); ++it)
+        {
+            if (it->handle == handle && it->written == 0)
+            {
+                c.queue.erase(it);
+                return;
+            }
+        }
+    }
+}
+
+void
+TcpTransport::OnConnected(Ptr<Socket> socket)
+{
+    Connection* c = Find(socket);
+    if (c)
+    {
+        c->connected = true;
+        Pump(*c);
+    }
+}
+
+void
+TcpTransport::OnConnectFailed(Ptr<Socket> socket)
+{
+    Connection* c = Find(socket);
+    NS_LOG_WARN("island " << m_islandId << ": TCP connection to island "
+                          << (c ? c->peer : 0) << " failed");
+}
+
+void
+TcpTransport::OnSendReady(Ptr<Socket> socket, uint32_t)
+{
+    Connection* c = Find(socket);
+    if (c)
+    {
+        Pump(*c);
+    }
+}
+
+void
+TcpTransport::Pump(Connection& c)
+{
+    if (!c.connected || !c.socket)
+    {
+        return;
+    }
+    while (!c.queue.empty())
+    {
+        Outgoing& o = c.queue.front();
+        c.round = o.msg.round;
+        uint64_t valueBytes = o.prefix.size() - kFrameHeaderBytes;
+        uint64_t total = kFrameHeaderBytes + o.msg.bytes;
+        uint32_t room = c.socket->GetTxAvailable();
+        if (room == 0)
+        {
+            return;
+        }
+        uint64_t n = std::min<uint64_t>(total - o.written, room);
+        Ptr<Packet> p;
+        if (o.written < o.prefix.size())
+        {
+            uint64_t real = std::min<uint64_t>(n, o.prefix.size() - o.written);
+            p = Create<Packet>(o.prefix.data() + o.written, static_cast<uint32_t>(real));
+            if (n > real)
+            {
+                p->AddAtEnd(Create<Packet>(static_cast<uint32_t>(n - real)));
+            }
+        }
+        else
+        {
+            p = Create<Packet>(static_cast<uint32_t>(n));
+        }
+        int sent = c.socket->Send(p);
+        if (sent <= 0)
+        {
+            return;
+        }
+        uint64_t headerPart = o.written < kFrameHeaderBytes
+                                  ? std::min<uint64_t>(kFrameHeaderBytes - o.written, n)
+                                  : 0;
+        o.written += static_cast<uint64_t>(sent);
+        if (m_sent && n > headerPart)
+        {
+            m_sent(o.msg.round, o.msg.tag, 0, static_cast<uint32_t>(n - headerPart), false);
+        }
+        (void)valueBytes;
+        if (o.written >= total)
+        {
+            c.queue.pop_front();
+        }
+    }
+    if (c.closeWhenDone)
+    {
+        c.socket->Close(); // FIN after the queued data
+        c.closeWhenDone = false;
+    }
+}
+
+void
+TcpTransport::OnTx(Ptr<const Packet> packet,
+                   const TcpHeader& header,
+                   Ptr<const TcpSocketBase> socket)
+{
+    uint32_t size = packet->GetSize();
+    if (size == 0)
+    {
+        return;
+    }
+    for (auto& [id, c] : m_connections)
+    {
+        if (PeekPointer(c.socket) != PeekPointer(socket))
+        {
+            continue;
+        }
+        uint32_t seq = header.GetSequenceNumber().GetValue();
+        uint32_t end = seq + size;
+        if (c.anyTx && static_cast<int32_t>(seq - c.highestTx) < 0)
+        {
+            uint32_t again = static_cast<int32_t>(end - c.highestTx) > 0 ? c.highestTx - seq : size;
+            m_retransmittedBytes += again;
+            if (m_sent)
+            {
+                m_sent(c.round, 0, 0, again, true);
+            }
+        }
+        if (!c.anyTx || static_cast<int32_t>(end - c.highestTx) > 0)
+        {
+            c.highestTx = end;
+            c.anyTx = true;
+        }
+        return;
+    }
+}
+
+bool
+TcpTransport::OnConnectionRequest(Ptr<Socket>, const Address&)
+{
+    return true;
+}
+
+void
+TcpTransport::OnAccepted(Ptr<Socket> socket, const Address&)
+{
+    m_incoming[socket] = Incoming();
+    socket->SetRecvCallback(MakeCallback(&TcpTransport::OnRecv, this));
+}
+
+void
+TcpTransport::OnRecv(Ptr<Socket> socket)
+{
+    auto it = m_incoming.find(socket);
+    if (it == m_incoming.end())
+    {
+        return;
+    }
+    Ptr<Packet> packet;
+    while ((packet = socket->Recv()))
+    {
+        if (packet->GetSize() == 0)
+        {
+            break;
+        }
+        Consume(it->second, packet);
+    }
+}
+
+void
+TcpTransport::Consume(Incoming& in, Ptr<Packet> packet)
+{
+    uint32_t size = packet->GetSize();
+    uint32_t offset = 0;
+    while (offset < size)
+    {
+        if (!in.inBody)
+        {
+            uint32_t n = std::min<uint32_t>(kFrameHeaderBytes - in.headerHave, size - offset);
+            packet->CreateFragment(offset, n)->CopyData(in.header + in.headerHave, n);
+            in.headerHave += n;
+            offset += n;
+            if (in.headerHave < kFrameHeaderBytes)
+            {
+                return;
+            }
+            Buffer buffer;
+            buffer.AddAtStart(kFrameHeaderBytes);
+            buffer.Begin().Write(in.header, kFrameHeaderBytes);
+            IslandHeader h;
+            h.Deserialize(buffer.Begin());
+            in.inBody = true;
+            in.bodyLeft = (static_cast<uint64_t>(h.count) << 32) | h.seq;
+            in.bodyDone = 0;
+            in.valueBytes = std::min<uint64_t>(h.timestamp * 8, in.bodyLeft);
+            in.valueBuffer.assign(in.valueBytes, 0);
+            in.msg = InMessage();
+            in.msg.round = h.round;
+            in.msg.tag = h.extra;
+            in.msg.origin = h.origin;
+            in.msg.type = IslandHeader::DATA;
+            in.msg.flags = h.flags;
+            in.accepted = m_accept && m_accept(h.round, h.origin, h.extra, h.type, h.flags);
+        }
+        uint64_t n = std::min<uint64_t>(in.bodyLeft, size - offset);
+        if (in.bodyDone < in.valueBytes)
+        {
+            uint64_t take = std::min<uint64_t>(n, in.valueBytes - in.bodyDone);
+            packet->CreateFragment(offset, static_cast<uint32_t>(take))
+                ->CopyData(in.valueBuffer.data() + in.bodyDone, static_cast<uint32_t>(take));
+        }
+        if (m_received && in.accepted && n > 0)
+        {
+            m_received(in.msg.round, in.msg.origin, 0, static_cast<uint32_t>(n),
+                       packet->CreateFragment(offset, static_cast<uint32_t>(n)));
+        }
+        in.bodyDone += n;
+        in.bodyLeft -= n;
+        in.msg.bytes += n;
+        offset += static_cast<uint32_t>(n);
+        if (in.bodyLeft == 0)
+        {
+            in.msg.values.resize(in.valueBytes / 8);
+            if (in.valueBytes)
+            {
+                std::memcpy(in.msg.values.data(), in.valueBuffer.data(), in.valueBytes);
+            }
+            in.inBody = false;
+            in.headerHave = 0;
+            in.valueBuffer.clear();
+            if (in.accepted)
+            {
+                InMessage msg = std::move(in.msg);
+                in.msg = InMessage();
+                m_deliver(msg);
+            }
+        }
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,883 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "udp-transport.h"
+
+#include "fixed-point.h"
+#include "wire-format.h"
+
+#include "ns3/boolean.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("UdpTransport");
+NS_OBJECT_ENSURE_REGISTERED(UdpTransport);
+
+namespace
+{
+/// ECN field values of the IPv4 TOS byte.
+constexpr uint8_t kEct0 = 0x02;
+constexpr uint8_t kCe = 0x03;
+} // namespace
+
+TypeId
+UdpTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::UdpTransport")
+            .SetParent<IslandTransport>()
+            .SetGroupName("IntelligentNetwork")
+            .AddAttribute("Port",
+                          "UDP port of the islands' exchange protocol.",
+                          UintegerValue(WireFormat::kIslandPort),
+                          MakeUintegerAccessor(&UdpTransport::m_port),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("AckInterval",
+                          "A receiver acks every this many new segments (0: the transport's "
+                          "default, 32 for ideal pacing, 2 for congestion control).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&UdpTransport::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(0, 1u << 20))
+            .AddAttribute("MaxNackRanges",
+                          "Most missing ranges reported in one ack.",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&UdpTransport::m_maxNackRanges),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("MaxResendRequests",
+                          "Contributions: an FPGA's resend requests for one segment are "
+                          "honoured at most this many times (then the straggler timeout "
+                          "and the member's own loss detection take over).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&UdpTransport::m_maxResendRequests),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("MinRto",
+                          "Smallest retransmission (poll) timeout.",
+                          TimeValue(MilliSeconds(5)),
+                          MakeTimeAccessor(&UdpTransport::m_minRto),
+                          MakeTimeChecker(MicroSeconds(1), Seconds(3600)))
+            .AddAttribute("InitialRtt",
+                          "Round-trip estimate before the first sample and without a hint.",
+                          TimeValue(MilliSeconds(200)),
+                          MakeTimeAccessor(&UdpTransport::m_initialRtt),
+                          MakeTimeChecker(MicroSeconds(1), Seconds(3600)))
+            .AddAttribute("Ecn",
+                          "Send ECN-capable packets (ECT(0)) and echo congestion marks (CE) "
+                          "in acks.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&UdpTransport::m_ecn),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+UdpTransport::UdpTransport() = default;
+UdpTransport::~UdpTransport() = default;
+
+void
+UdpTransport::DoDispose()
+{
+    m_socket = nullptr;
+    m_multicast.Close();
+    m_out.clear();
+    m_in.clear();
+    IslandTransport::DoDispose();
+}
+
+void
+UdpTransport::Start()
+{
+    if (m_socket)
+    {
+        return;
+    }
+    m_socket = Socket::CreateSocket(m_node, UdpSocketFactory::GetTypeId());
+    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
+                    "island " << m_islandId << ": cannot bind UDP port " << m_port);
+    m_socket->SetRecvCallback(MakeCallback(&UdpTransport::HandleRead, this));
+    m_socket->SetIpRecvTos(true);
+    if (m_ecn)
+    {
+        m_socket->SetIpTos(kEct0);
+    }
+    m_multicast.SetNode(m_node);
+    m_multicast.SetIpTos(m_ecn ? kEct0 : 0);
+}
+
+void
+UdpTransport::Stop()
+{
+    for (auto& [handle, s] : m_out)
+    {
+        s.sendEvent.Cancel();
+        s.rtoEvent.Cancel();
+        OnClose(s);
+    }
+    m_out.clear();
+    m_byDest.clear();
+    if (m_socket)
+    {
+        m_socket->Close();
+        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        m_socket = nullptr;
+    }
+    m_multicast.Close();
+}
+
+bool
+UdpTransport::SupportsGroups() const
+{
+    return true;
+}
+
+uint64_t
+UdpTransport::GetRetransmissions() const
+{
+    return m_retransmissions;
+}
+
+void
+UdpTransport::SetGroupDevices(Ipv4Address group, const std::vector<uint32_t>& devices)
+{
+    m_groupDevices[group] = devices;
+}
+
+std::map<uint64_t, UdpTransport::Stream>&
+UdpTransport::Streams()
+{
+    return m_out;
+}
+
+uint64_t
+UdpTransport::InKey(uint32_t round, uint32_t origin, uint16_t tag)
+{
+    return (static_cast<uint64_t>(round) << 32) | (static_cast<uint64_t>(origin & 0xFFFF) << 16) |
+           tag;
+}
+
+uint32_t
+UdpTransport::SegmentCount(uint64_t bytes) const
+{
+    return static_cast<uint32_t>(std::max<uint64_t>(1, (bytes + m_segmentSize - 1) / m_segmentSize));
+}
+
+uint32_t
+UdpTransport::SegmentPayload(const OutMessage& m, uint32_t seq) const
+{
+    uint64_t start = static_cast<uint64_t>(seq) * m_segmentSize;
+    return static_cast<uint32_t>(std::min<uint64_t>(m_segmentSize, m.bytes - start));
+}
+
+uint32_t
+UdpTransport::ValuesPerSegment(uint8_t type) const
+{
+    return type == IslandHeader::DATA ? m_segmentSize / 8 : m_segmentSize / 4;
+}
+
+uint64_t
+UdpTransport::Send(const OutMessage& message)
+{
+    NS_ABORT_MSG_IF(message.bytes == 0, "island " << m_islandId << ": empty message");
+    NS_ABORT_MSG_IF(message.receivers.empty(), "island " << m_islandId << ": no receivers");
+    uint64_t handle = m_nextHandle++;
+    Stream s;
+    s.handle = handle;
+    s.msg = message;
+    s.port = message.port ? message.port : m_port;
+    if (message.type == IslandHeader::CONTRIBUTION)
+    {
+        s.destTag = message.receivers.front();
+    }
+    else
+    {
+        s.destTag = message.dest.IsMulticast() ? GROUP_TAG : message.receivers.front();
+    }
+    s.state = OutgoingTransfer(SegmentCount(message.bytes), message.receivers);
+    Time hint = message.rttHint.IsZero() ? HintFor(message.receivers, m_initialRtt)
+                                         : message.rttHint;
+    s.srtt = hint.GetSeconds();
+    s.rttvar = s.srtt / 2;
+    s.lastProgress = Simulator::Now();
+    s.opened = Simulator::Now();
+    auto key = std::make_tuple(message.round, s.destTag, message.tag);
+    NS_ABORT_MSG_IF(m_byDest.count(key),
+                    "island " << m_islandId << ": message (round " << message.round << ", to "
+                              << s.destTag << ", tag " << message.tag << ") sent twice");
+    m_byDest[key] = handle;
+    Stream& st = m_out.emplace(handle, std::move(s)).first->second;
+    OnOpen(st);
+    return handle;
+}
+
+void
+UdpTransport::Cancel(uint64_t handle)
+{
+    Finish(handle);
+}
+
+Time
+UdpTransport::LastProgress(uint64_t handle) const
+{
+    auto it = m_out.find(handle);
+    return it == m_out.end() ? Simulator::Now() : it->second.lastProgress;
+}
+
+void
+UdpTransport::OnAllNewSent(Stream&)
+{
+}
+
+void
+UdpTransport::OnClose(Stream&)
+{
+}
+
+uint32_t
+UdpTransport::DefaultAckInterval() const
+{
+    return 32;
+}
+
+bool
+UdpTransport::WindowOpen(const Stream&) const
+{
+    return true;
+}
+
+void
+UdpTransport::OnFeedback(Stream&, const Feedback&)
+{
+}
+
+void
+UdpTransport::OnTimeout(Stream&)
+{
+}
+
+uint32_t
+UdpTransport::InFlight(const Stream& s) const
+{
+    uint32_t slowest = s.state.NextNew();
+    for (uint32_t r : s.msg.receivers)
+    {
+        auto it = s.highest.find(r);
+        slowest = std::min(slowest, it == s.highest.end() ? 0u : it->second);
+    }
+    return s.state.NextNew() - slowest;
+}
+
+void
+UdpTransport::SetRate(uint64_t handle, double rateBps)
+{
+    auto it = m_out.find(handle);
+    if (it == m_out.end())
+    {
+        return;
+    }
+    it->second.rateBps = rateBps;
+    Resume(handle);
+}
+
+void
+UdpTransport::Resume(uint64_t handle)
+{
+    auto it = m_out.find(handle);
+    if (it == m_out.end())
+    {
+        return;
+    }
+    Stream& s = it->second;
+    if (s.rateBps > 0 && !s.sendEvent.IsRunning())
+    {
+        s.sendEvent = Simulator::ScheduleNow(&UdpTransport::SendNext, this, handle);
+    }
+}
+
+Ptr<Packet>
+UdpTransport::MakePayload(const OutMessage& m, uint32_t seq)
+{
+    uint32_t payload = SegmentPayload(m, seq);
+    uint32_t perSegment = ValuesPerSegment(m.type);
+    uint64_t first = static_cast<uint64_t>(seq) * perSegment;
+    if (!m.values.data || first >= m.values.count)
+    {
+        return Create<Packet>(payload);
+    }
+    const std::vector<double>& values = *m.values.data;
+    uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(perSegment, m.values.count - first));
+    std::vector<uint8_t> buf(payload, 0);
+    const double* src = values.data() + m.values.offset + first;
+    if (m.type == IslandHeader::DATA)
+    {
+        n = std::min<uint32_t>(n, payload / 8);
+        std::memcpy(buf.data(), src, n * sizeof(double));
+    }
+    else
+    {
+        FixedPoint fp(static_cast<int>(m_fixedPointBits));
+        n = std::min<uint32_t>(n, payload / 4);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            bool overflow = false;
+            int32_t q = fp.Encode(src[i], overflow);
+            m_encodeOverflows += overflow ? 1 : 0;
+            std::memcpy(buf.data() + 4 * i, &q, 4);
+        }
+    }
+    return Create<Packet>(buf.data(), payload);
+}
+
+void
+UdpTransport::SendNext(uint64_t handle)
+{
+    auto it = m_out.find(handle);
+    if (it == m_out.end() || !m_socket)
+    {
+        return;
+    }
+    Stream& s = it->second;
+    if (s.rateBps <= 0)
+    {
+        return;
+    }
+    bool allowNew = WindowOpen(s);
+    const bool windowBlocked = !allowNew;
+    if (allowNew && s.msg.type == IslandHeader::CONTRIBUTION)
+    {
+        // Slot next % window is free once the sum of its previous segment came back.
+        uint32_t next = s.state.NextNew();
+        uint32_t window = std::max<uint32_t>(1, s.msg.window);
+        if (next < s.state.Count() && next >= window)
+        {
+            auto in = m_in.find(InKey(s.msg.round, s.destTag, 0));
+            allowNew = in != m_in.end() && in->second.state.Has(next - window);
+        }
+    }
+    uint32_t seq;
+    bool retx;
+    double now = Simulator::Now().GetSeconds();
+    if (!s.state.Next(now, seq, retx, allowNew))
+    {
+        if (s.state.AllNewSent())
+        {
+            Release(s);
+            ArmRto(handle);
+        }
+        else if (windowBlocked && !s.rtoEvent.IsRunning())
+        {
+            // Blocked by the window: if every packet in flight and every ack were lost, only
+            // the timer can restart the stream.
+            ArmRto(handle);
+        }
+        return; // idle, or blocked by the window until an ack or a sum returns
+    }
+    Ptr<Packet> p = MakePayload(s.msg, seq);
+    uint32_t payload = p->GetSize();
+    IslandHeader h;
+    h.type = s.msg.type;
+    h.flags = s.msg.flags | (retx ? IslandHeader::FLAG_RETRANSMISSION : 0);
+    if (s.msg.values.data && static_cast<uint64_t>(seq) * ValuesPerSegment(s.msg.type) <
+                                 s.msg.values.count)
+    {
+        h.flags |= IslandHeader::FLAG_VALUES;
+    }
+    h.island = static_cast<uint16_t>(m_islandId);
+    h.origin = static_cast<uint16_t>(m_islandId);
+    h.extra = s.msg.type == IslandHeader::CONTRIBUTION ? s.msg.cliqueKey : s.msg.tag;
+    h.round = s.msg.round;
+    h.seq = seq;
+    h.count = s.state.Count();
+    h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    p->AddHeader(h);
+    if (s.msg.dest.IsMulticast())
+    {
+        auto devices = m_groupDevices.find(s.msg.dest);
+        m_multicast.Send(p, s.msg.dest, s.port,
+                         devices == m_groupDevices.end() ? s.msg.groupDevices : devices->second);
+    }
+    else
+    {
+        m_socket->SendTo(p, 0, InetSocketAddress(s.msg.dest, s.port));
+    }
+    if (retx)
+    {
+        ++m_retransmissions;
+        NS_LOG_LOGIC("island " << m_islandId << " resends segment " << seq << " of round "
+                               << s.msg.round << " to " << s.msg.dest);
+    }
+    if (m_sent)
+    {
+        m_sent(s.msg.round, s.msg.tag, seq, payload, retx);
+    }
+    if (s.state.AllNewSent() && !s.state.HasQueuedRetransmissions())
+    {
+        Release(s);
+        ArmRto(handle);
+    }
+    double gap = static_cast<double>(WireFormat::WireBytes(payload)) * 8.0 / s.rateBps;
+    s.sendEvent = Simulator::Schedule(Seconds(gap), &UdpTransport::SendNext, this, handle);
+}
+
+void
+UdpTransport::Release(Stream& s)
+{
+    if (s.released)
+    {
+        return;
+    }
+    s.released = true;
+    OnAllNewSent(s);
+}
+
+void
+UdpTransport::Finish(uint64_t handle)
+{
+    auto it = m_out.find(handle);
+    if (it == m_out.end())
+    {
+        return;
+    }
+    Stream& s = it->second;
+    NS_LOG_INFO("island " << m_islandId << " round " << s.msg.round << " tag " << s.msg.tag
+                          << " to " << s.destTag << " closed after "
+                          << (Simulator::Now() - s.opened).As(Time::MS) << ", "
+                          << s.state.Retransmissions() << " segments resent");
+    s.sendEvent.Cancel();
+    s.rtoEvent.Cancel();
+    OnClose(s);
+    m_byDest.erase(std::make_tuple(s.msg.round, s.destTag, s.msg.tag));
+    m_out.erase(it);
+}
+
+void
+UdpTransport::RttSample(Stream& s, double sample)
+{
+    if (!(sample > 0))
+    {
+        return;
+    }
+    if (!s.sampled)
+    {
+        s.srtt = sample;
+        s.rttvar = sample / 2;
+        s.sampled = true;
+        return;
+    }
+    s.rttvar = 0.75 * s.rttvar + 0.25 * std::abs(s.srtt - sample);
+    s.srtt = 0.875 * s.srtt + 0.125 * sample;
+}
+
+void
+UdpTransport::ArmRto(uint64_t handle)
+{
+    auto it = m_out.find(handle);
+    if (it == m_out.end())
+    {
+        return;
+    }
+    Stream& s = it->second;
+    s.rtoEvent.Cancel();
+    s.rtoEvent = Simulator::Schedule(Seconds(Rto(s)), &UdpTransport::OnRto, this, handle);
+}
+
+void
+UdpTransport::OnRto(uint64_t handle)
+{
+    auto it = m_out.find(handle);
+    if (it == m_out.end() || !m_socket)
+    {
+        return;
+    }
+    Stream& s = it->second;
+    NS_LOG_INFO("island " << m_islandId << " timeout on round " << s.msg.round << " stream to "
+                          << s.msg.dest);
+    OnTimeout(s);
+    if (s.msg.type == IslandHeader::CONTRIBUTION)
+    {
+        // No sums for a while: resend the contributions whose sums are missing.
+        auto in = m_in.find(InKey(s.msg.round, s.destTag, 0));
+        IncomingTransfer none(s.state.Count());
+        const IncomingTransfer& got = in == m_in.end() ? none : in->second.state;
+        s.state.OnAck(s.destTag, got.Cumulative(), got.Missing(s.state.Count(), m_maxNackRanges),
+                      Simulator::Now().GetSeconds());
+        Resume(handle);
+    }
+    else
+    {
+        for (uint32_t r : s.state.PendingReceivers())
+        {
+            IslandHeader h;
+            h.type = IslandHeader::POLL;
+            h.island = static_cast<uint16_t>(m_islandId);
+            h.origin = static_cast<uint16_t>(m_islandId);
+            h.extra = s.msg.tag;
+            h.round = s.msg.round;
+            h.count = s.state.Count();
+            h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+            SendControl(h, Create<Packet>(), m_directory.at(r));
+        }
+    }
+    s.backoff = std::min<uint32_t>(s.backoff * 2, 64);
+    ArmRto(handle);
+}
+
+void
+UdpTransport::SendControl(const IslandHeader& h, Ptr<Packet> payload, Ipv4Address to)
+{
+    payload->AddHeader(h);
+    m_socket->SendTo(payload, 0, InetSocketAddress(to, m_port));
+}
+
+void
+UdpTransport::HandleRead(Ptr<Socket> socket)
+{
+    Ptr<Packet> packet;
+    Address from;
+    while ((packet = socket->RecvFrom(from)))
+    {
+        SocketIpTosTag tos;
+        bool ce = packet->RemovePacketTag(tos) && (tos.GetTos() & 0x03) == kCe;
+        if (packet->GetSize() < IslandHeader::SERIALIZED_SIZE)
+        {
+            continue;
+        }
+        IslandHeader h;
+        packet->RemoveHeader(h);
+        switch (h.type)
+        {
+        case IslandHeader::DATA:
+            HandleData(h, packet, ce);
+            break;
+        case IslandHeader::RESULT:
+            HandleResult(h, packet, ce);
+            break;
+        case IslandHeader::ACK:
+            HandleAck(h, packet);
+            break;
+        case IslandHeader::POLL:
+            HandlePoll(h);
+            break;
+        case IslandHeader::RESEND:
+            HandleResend(h);
+            break;
+        default:
+            NS_LOG_WARN("island " << m_islandId << ": unexpected packet type "
+                                  << static_cast<int>(h.type));
+        }
+    }
+}
+
+void
+UdpTransport::StoreValues(InStream& in, const IslandHeader& h, Ptr<Packet> packet)
+{
+    if (!(h.flags & IslandHeader::FLAG_VALUES))
+    {
+        return;
+    }
+    bool fixed = h.type != IslandHeader::DATA;
+    uint32_t width = fixed ? 4 : 8;
+    uint32_t perSegment = ValuesPerSegment(fixed ? IslandHeader::CONTRIBUTION : IslandHeader::DATA);
+    uint64_t first = static_cast<uint64_t>(h.seq) * perSegment;
+    std::vector<uint8_t> buf(packet->GetSize());
+    packet->CopyData(buf.data(), buf.size());
+    uint32_t n = std::min<uint32_t>(perSegment, static_cast<uint32_t>(buf.size() / width));
+    std::vector<double>& values = in.msg.values;
+    if (values.size() < first + n)
+    {
+        values.resize(first + n, 0.0);
+    }
+    if (!fixed)
+    {
+        std::memcpy(values.data() + first, buf.data(), n * sizeof(double));
+        return;
+    }
+    FixedPoint fp(static_cast<int>(m_fixedPointBits));
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        int32_t q;
+        std::memcpy(&q, buf.data() + 4 * i, 4);
+        values[first + i] = fp.Decode(q);
+    }
+}
+
+void
+UdpTransport::HandleData(const IslandHeader& h, Ptr<Packet> packet, bool ce)
+{
+    if (h.count == 0 || h.seq >= h.count || !m_accept ||
+        !m_accept(h.round, h.origin, h.extra, h.type, h.flags))
+    {
+        return; // not a message this island waits for (e.g. transit multicast), or garbage
+    }
+    InStream& in = m_in[InKey(h.round, h.origin, h.extra)];
+    in.state.SetCount(h.count);
+    bool isNew = in.state.Add(h.seq);
+    uint32_t payload = packet->GetSize();
+    in.ce = in.ce || ce;
+    if (isNew)
+    {
+        ++in.sinceAck;
+        in.msg.bytes += payload;
+        in.msg.flags |= h.flags & ~IslandHeader::FLAG_RETRANSMISSION;
+        StoreValues(in, h, packet);
+        if (m_received)
+        {
+            m_received(h.round, h.origin, h.seq, payload, packet);
+        }
+    }
+    bool complete = in.state.Complete();
+    bool last = h.seq + 1 == h.count;
+    uint32_t every = m_ackInterval ? m_ackInterval : DefaultAckInterval();
+    if (!isNew || complete || last || ce || in.sinceAck >= every ||
+        (h.flags & IslandHeader::FLAG_RETRANSMISSION))
+    {
+        SendAck(h.round, h.origin, h.extra, in, h.timestamp, last);
+    }
+    if (complete && !in.delivered)
+    {
+        in.delivered = true;
+        in.msg.round = h.round;
+        in.msg.tag = h.extra;
+        in.msg.origin = h.origin;
+        in.msg.type = IslandHeader::DATA;
+        InMessage msg = std::move(in.msg);
+        in.msg = InMessage();
+        m_deliver(msg);
+    }
+}
+
+UdpTransport::Stream*
+UdpTransport::FindByDest(uint32_t round, uint32_t destTag, uint16_t tag)
+{
+    auto it = m_byDest.find(std::make_tuple(round, destTag, tag));
+    return it == m_byDest.end() ? nullptr : &m_out.at(it->second);
+}
+
+void
+UdpTransport::HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce)
+{
+    // Sums answer this island's contribution stream to that aggregator in that round.
+    Stream* s = FindByDest(h.round, h.island, 0);
+    uint64_t key = InKey(h.round, h.island, 0);
+    auto existing = m_in.find(key);
+    if (!s && existing == m_in.end())
+    {
+        return; // e.g. the sums of another clique the same FPGA serves, passing through
+    }
+    if (h.count == 0 || h.seq >= h.count ||
+        (s && (h.extra != s->msg.cliqueKey || h.count != s->state.Count())))
+    {
+        return;
+    }
+    InStream& in = m_in[key];
+    in.state.SetCount(h.count);
+    bool fresh = in.state.Add(h.seq);
+    if (fresh)
+    {
+        in.msg.bytes += packet->GetSize();
+        in.msg.overflows += (h.flags & IslandHeader::FLAG_OVERFLOW) ? 1 : 0;
+        in.msg.flags |= h.flags & ~IslandHeader::FLAG_RETRANSMISSION;
+        StoreValues(in, h, packet);
+        if (m_received)
+        {
+            m_received(h.round, h.island, h.seq, packet->GetSize(), packet);
+        }
+    }
+    if (s)
+    {
+        // A sum acknowledges this island's contribution; missing sums below the highest one
+        // received make it resend those contributions, if they were sent before this sum's
+        // contribution (sums come back in segment order unless something was lost).
+        double now = Simulator::Now().GetSeconds();
+        if (fresh)
+        {
+            s->lastProgress = Simulator::Now();
+            if (!s->state.WasRetransmitted(h.seq))
+            {
+                RttSample(*s, now - s->state.SentAt(h.seq));
+            }
+        }
+        s->highest[s->destTag] = in.state.Highest();
+        std::size_t queuedBefore = s->state.QueuedRetransmissions();
+        Feedback fb;
+        fb.progress = s->state.OnAck(s->destTag, in.state.Cumulative(),
+                                     in.state.Missing(in.state.Highest(), m_maxNackRanges),
+                                     s->state.SentAt(h.seq));
+        fb.lost = static_cast<uint32_t>(
+            std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
+        fb.lostHighest = s->state.LastQueuedHighest();
+        fb.ecn = ce || (h.flags & IslandHeader::FLAG_ECN_ECHO);
+        if (fb.progress)
+        {
+            s->backoff = 1;
+        }
+        uint64_t handle = s->handle;
+        OnFeedback(*s, fb);
+        if (s->state.Complete())
+        {
+            Finish(handle);
+        }
+        else
+        {
+            Resume(handle);
+            if (fb.progress && (s->state.AllNewSent() || s->rtoEvent.IsRunning()))
+            {
+                ArmRto(handle); // restart the timer on progress
+            }
+        }
+    }
+    if (in.state.Complete() && !in.delivered)
+    {
+        in.delivered = true;
+        in.msg.round = h.round;
+        in.msg.tag = 0;
+        in.msg.origin = h.island;
+        in.msg.type = IslandHeader::RESULT;
+        InMessage msg = std::move(in.msg);
+        in.msg = InMessage();
+        m_deliver(msg);
+    }
+}
+
+void
+UdpTransport::HandleResend(const IslandHeader& h)
+{
+    Stream* s = FindByDest(h.round, h.island, 0);
+    if (!s || h.seq >= s->state.Count() || h.extra != s->msg.cliqueKey)
+    {
+        return;
+    }
+    // Bounded: an FPGA that keeps asking (e.g. because a member fell back) cannot make this
+    // member resend forever.
+    uint32_t& asked = m_resendRequests[{s->handle, h.seq}];
+    if (++asked > m_maxResendRequests)
+    {
+        return;
+    }
+    s->state.OnAck(h.island, 0, {{h.seq, 1}}, Simulator::Now().GetSeconds());
+    Resume(s->handle);
+}
+
+void
+UdpTransport::SendAck(uint32_t round,
+                      uint32_t origin,
+                      uint16_t tag,
+                      InStream& in,
+                      uint64_t echo,
+                      bool full)
+{
+    in.sinceAck = 0;
+    uint32_t upTo = full ? in.state.Count() : in.state.Highest();
+    auto missing = in.state.Missing(upTo, m_maxNackRanges);
+    IslandHeader h;
+    h.type = IslandHeader::ACK;
+    h.flags = in.ce ? IslandHeader::FLAG_ECN_ECHO : 0;
+    in.ce = false;
+    h.island = static_cast<uint16_t>(m_islandId);
+    h.origin = static_cast<uint16_t>(origin);
+    h.extra = tag;
+    h.round = round;
+    h.seq = in.state.Cumulative();
+    h.count = in.state.Highest();
+    h.timestamp = echo;
+    std::vector<uint8_t> buf(2 + missing.size() * 8);
+    buf[0] = static_cast<uint8_t>(missing.size() >> 8);
+    buf[1] = static_cast<uint8_t>(missing.size());
+    for (std::size_t i = 0; i < missing.size(); ++i)
+    {
+        for (int b = 0; b < 4; ++b)
+        {
+            buf[2 + 8 * i + b] = static_cast<uint8_t>(missing[i].first >> (24 - 8 * b));
+            buf[2 + 8 * i + 4 + b] = static_cast<uint8_t>(missing[i].second >> (24 - 8 * b));
+        }
+    }
+    SendControl(h, Create<Packet>(buf.data(), buf.size()), m_directory.at(origin));
+}
+
+void
+UdpTransport::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
+{
+    // Acks name the stream by (round, our island, tag) and the acknowledging island; a
+    // unicast stream is keyed by its peer, a multicast stream by GROUP_TAG.
+    Stream* s = FindByDest(h.round, h.island, h.extra);
+    if (!s)
+    {
+        s = FindByDest(h.round, GROUP_TAG, h.extra);
+    }
+    if (!s)
+    {
+        return; // already complete
+    }
+    std::vector<uint8_t> buf(packet->GetSize());
+    packet->CopyData(buf.data(), buf.size());
+    std::vector<OutgoingTransfer::Range> nacks;
+    std::size_t ranges = buf.size() >= 2 ? (std::size_t{buf[0]} << 8) | buf[1] : 0;
+    for (std::size_t i = 0; i < ranges && 2 + 8 * i + 8 <= buf.size(); ++i)
+    {
+        uint32_t first = 0;
+        uint32_t length = 0;
+        for (int b = 0; b < 4; ++b)
+        {
+            first = (first << 8) | buf[2 + 8 * i + b];
+            length = (length << 8) | buf[2 + 8 * i + 4 + b];
+        }
+        nacks.emplace_back(first, length);
+    }
+    double now = Simulator::Now().GetSeconds();
+    if (h.timestamp > 0)
+    {
+        RttSample(*s, now - static_cast<double>(h.timestamp) * 1e-9);
+    }
+    uint32_t& high = s->highest[h.island];
+    high = std::max(high, std::min(h.count, s->state.Count()));
+    std::size_t queuedBefore = s->state.QueuedRetransmissions();
+    Feedback fb;
+    fb.progress =
+        s->state.OnAck(h.island, h.seq, nacks, static_cast<double>(h.timestamp) * 1e-9);
+    fb.lost = static_cast<uint32_t>(
+        std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
+    fb.lostHighest = s->state.LastQueuedHighest();
+    fb.ecn = (h.flags & IslandHeader::FLAG_ECN_ECHO) != 0;
+    if (fb.progress)
+    {
+        s->backoff = 1;
+        s->lastProgress = Simulator::Now();
+    }
+    uint64_t handle = s->handle;
+    OnFeedback(*s, fb);
+    if (s->state.Complete())
+    {
+        Finish(handle);
+        return;
+    }
+    if (s->state.HasQueuedRetransmissions() || !s->state.AllNewSent())
+    {
+        Resume(handle);
+    }
+    if (fb.progress && (s->state.AllNewSent() || s->rtoEvent.IsRunning()))
+    {
+        ArmRto(handle); // restart the timer on progress
+    }
+}
+
+void
+UdpTransport::HandlePoll(const IslandHeader& h)
+{
+    if (h.count == 0 || !m_accept || !m_accept(h.round, h.origin, h.extra, IslandHeader::DATA, 0))
+    {
+        return;
+    }
+    InStream& in = m_in[InKey(h.round, h.origin, h.extra)];
+    in.state.SetCount(h.count);
+    SendAck(h.round, h.origin, h.extra, in, h.timestamp, true);
+}
+
+} // namespace ns3

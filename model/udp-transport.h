@@ -1,0 +1,178 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INTELLIGENT_NETWORK_UDP_TRANSPORT_H
+#define INTELLIGENT_NETWORK_UDP_TRANSPORT_H
+
+#include "incoming-transfer.h"
+#include "island-transport.h"
+#include "multicast-sender.h"
+#include "outgoing-transfer.h"
+
+#include "ns3/event-id.h"
+#include "ns3/socket.h"
+
+#include <map>
+#include <set>
+
+namespace ns3
+{
+
+/**
+ * \ingroup intelligent-network
+ * \brief The island's UDP protocol: segmented messages with acks, NACKs and polls, unicast,
+ * multicast and FPGA contributions. How fast each stream may send is left to a subclass
+ * (IdealTransport: the rate a central allocator assigns; CcTransport: a congestion window).
+ *
+ * Reliability: receivers ack every AckInterval new segments, on the last segment, on
+ * completion, on duplicates and at once on an ECN congestion mark, with a cumulative ack, the
+ * highest segment seen and NACK ranges; senders retransmit NACKed segments (last sent before
+ * the packet that triggered the ack, so a NACK crossing a retransmission does not resend it
+ * twice) before new ones, and poll after a timeout (Rto, from the subclass). Round trips are
+ * estimated per stream as in RFC 6298 (SRTT, RTTVAR) from acks echoing segment timestamps or,
+ * for contributions, from sums of segments sent once (Karn's rule); before the first sample
+ * from the hints the helper provides (path latencies).
+ *
+ * Contributions (aggregation): at most `window` contributions outstanding (a segment may use
+ * slot s = seq mod window only once the sum of the slot's previous segment came back:
+ * back-pressure, SwitchML style); the sums come back by multicast and double as acks; a
+ * missing sum below the highest one received makes the member resend that contribution (the
+ * FPGA answers a contribution it already summed with the kept sum); the FPGA's RESEND
+ * requests are honoured at most MaxResendRequests times per segment.
+ */
+class UdpTransport : public IslandTransport
+{
+  public:
+    /// Stream tag of a multicast stream (peer ids are below it).
+    static constexpr uint32_t GROUP_TAG = 0xFFFF;
+
+    static TypeId GetTypeId();
+    UdpTransport();
+    ~UdpTransport() override;
+
+    void Start() override;
+    void Stop() override;
+    uint64_t Send(const OutMessage& message) override;
+    void Cancel(uint64_t handle) override;
+    bool SupportsGroups() const override;
+    Time LastProgress(uint64_t handle) const override;
+    uint64_t GetRetransmissions() const override;
+    void SetGroupDevices(Ipv4Address group, const std::vector<uint32_t>& devices) override;
+
+  protected:
+    /// One outgoing stream.
+    struct Stream
+    {
+        uint64_t handle = 0;
+        OutMessage msg;
+        uint32_t destTag = 0; ///< Peer island, GROUP_TAG or aggregator tag.
+        uint16_t port = 0;
+        OutgoingTransfer state{1, {0}}; ///< Replaced when the stream opens.
+        double rateBps = 0; ///< Pacing rate (set by the subclass).
+        bool released = false; ///< Every new segment has been sent.
+        EventId sendEvent;
+        EventId rtoEvent;
+        double srtt = 0;
+        double rttvar = 0;
+        bool sampled = false;
+        uint32_t backoff = 1;
+        Time lastProgress;
+        Time opened;
+        std::map<uint32_t, uint32_t> highest; ///< receiver -> one past its highest segment
+    };
+
+    /// What an ack (or a sum) told a stream.
+    struct Feedback
+    {
+        bool progress = false; ///< New segments acknowledged.
+        uint32_t lost = 0;     ///< Segments newly queued for retransmission.
+        int64_t lostHighest = -1; ///< The highest of them (-1: none).
+        bool ecn = false;      ///< The receiver saw a congestion mark.
+    };
+
+    void DoDispose() override;
+
+    /// A stream opened: set its rate (SetRate) or window.
+    virtual void OnOpen(Stream& s) = 0;
+    /// Every new segment of \p s has been sent (retransmissions may follow).
+    virtual void OnAllNewSent(Stream& s);
+    /// \p s is closed (complete or cancelled).
+    virtual void OnClose(Stream& s);
+    /// True if \p s may put one more segment in flight now.
+    virtual bool WindowOpen(const Stream& s) const;
+    /// An ack or a sum arrived for \p s.
+    virtual void OnFeedback(Stream& s, const Feedback& fb);
+    /// The poll timer of \p s fired (nothing acknowledged for Rto()).
+    virtual void OnTimeout(Stream& s);
+    /// The poll (retransmission) timeout of \p s, seconds.
+    virtual double Rto(const Stream& s) const = 0;
+    /// Ack interval when the AckInterval attribute is 0 (automatic).
+    virtual uint32_t DefaultAckInterval() const;
+    /// Sets the rate of the stream \p handle and resumes it.
+    void SetRate(uint64_t handle, double rateBps);
+    /// Segments of \p s sent but not yet acknowledged by its slowest receiver.
+    uint32_t InFlight(const Stream& s) const;
+    /// Streams by handle.
+    std::map<uint64_t, Stream>& Streams();
+    /// Resume sending \p handle if it is paced and idle.
+    void Resume(uint64_t handle);
+
+    uint32_t m_ackInterval = 0;
+    Time m_minRto;
+    Time m_initialRtt;
+    bool m_ecn = false; ///< Send ECN-capable packets (ECT(0)) and echo CE marks.
+
+  private:
+    /// One incoming stream.
+    struct InStream
+    {
+        IncomingTransfer state;
+        uint32_t sinceAck = 0;
+        bool delivered = false;
+        bool ce = false; ///< A congestion mark arrived since the last ack.
+        InMessage msg;
+    };
+
+    static uint64_t InKey(uint32_t round, uint32_t origin, uint16_t tag);
+    uint32_t SegmentCount(uint64_t bytes) const;
+    uint32_t SegmentPayload(const OutMessage& m, uint32_t seq) const;
+    uint32_t ValuesPerSegment(uint8_t type) const;
+    Ptr<Packet> MakePayload(const OutMessage& m, uint32_t seq);
+    void SendNext(uint64_t handle);
+    void Release(Stream& s);
+    void Finish(uint64_t handle);
+    void ArmRto(uint64_t handle);
+    void OnRto(uint64_t handle);
+    void RttSample(Stream& s, double sample);
+    Stream* FindByDest(uint32_t round, uint32_t destTag, uint16_t tag);
+
+    void HandleRead(Ptr<Socket> socket);
+    void HandleData(const IslandHeader& h, Ptr<Packet> packet, bool ce);
+    void HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce);
+    void HandleAck(const IslandHeader& h, Ptr<Packet> packet);
+    void HandlePoll(const IslandHeader& h);
+    void HandleResend(const IslandHeader& h);
+    void StoreValues(InStream& in, const IslandHeader& h, Ptr<Packet> packet);
+    void SendAck(uint32_t round, uint32_t origin, uint16_t tag, InStream& in, uint64_t echo,
+                 bool full);
+    void SendControl(const IslandHeader& h, Ptr<Packet> payload, Ipv4Address to);
+
+    uint16_t m_port;
+    uint32_t m_maxNackRanges;
+    uint32_t m_maxResendRequests;
+
+    Ptr<Socket> m_socket;
+    MulticastSender m_multicast;
+    uint64_t m_nextHandle = 1;
+    std::map<uint64_t, Stream> m_out;
+    /// (round, destTag, tag) -> handle.
+    std::map<std::tuple<uint32_t, uint32_t, uint16_t>, uint64_t> m_byDest;
+    std::map<uint64_t, InStream> m_in;
+    std::map<std::pair<uint64_t, uint32_t>, uint32_t> m_resendRequests; ///< (handle,seq) -> n
+    uint64_t m_retransmissions = 0;
+    std::map<Ipv4Address, std::vector<uint32_t>> m_groupDevices; ///< after reroutes
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,316 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// ns-3 TestSuite "intelligent-network-options": the options object of every program
+// (ExperimentOptions): one setting per option and attribute, one set of defaults, checks at
+// the boundary, conversions for the fluid model, overridden attributes caught after Build,
+// every setting recorded.
+
+#include "test-util.h"
+
+#include "ns3/core-module.h"
+#include "ns3/intelligent-network-module.h"
+#include "ns3/ipv4-address-generator.h"
+#include "ns3/test.h"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+using namespace ns3;
+using namespace ns3::intelligent_network_test;
+
+namespace
+{
+
+const std::vector<std::string> kAllGroups{"topology",  "network", "exchange", "schedule",
+                                          "optimizer", "island",  "fpga",     "run",
+                                          "packet",    "output"};
+
+/// The message of the std::invalid_argument \p f throws, or "" if it throws none.
+template <typename F>
+std::string
+ErrorOf(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+std::string
+InitialValue(const std::string& path)
+{
+    auto colon = path.rfind("::");
+    TypeId tid = TypeId::LookupByName(path.substr(0, colon));
+    TypeId::AttributeInformation info;
+    tid.LookupAttributeByName(path.substr(colon + 2), &info);
+    return info.initialValue->SerializeToString(info.checker);
+}
+
+/// Every option of the table: a unique name, an attribute that exists (its own or the mapped
+/// one), a default its own check accepts; and the defaults of options mapped to the module's
+/// own attributes are those attributes' initial values (one source).
+class TableTestCase : public TestCase
+{
+  public:
+    TableTestCase()
+        : TestCase("every option: unique, an attribute, a valid default (one set of defaults)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Config::Reset();
+        std::set<std::string> names;
+        std::set<std::string> groups;
+        for (const OptionSpec& spec : ExperimentOptions::Table())
+        {
+            bool unique = names.insert(spec.name).second;
+            NS_TEST_ASSERT_MSG_EQ(unique, true, "twice: " + spec.name);
+            groups.insert(spec.group);
+            std::string attribute =
+                spec.attribute.empty()
+                    ? "ns3::ExperimentOptions::" + std::string(1, std::toupper(spec.name[0])) +
+                          spec.name.substr(1)
+                    : spec.attribute;
+            auto colon = attribute.rfind("::");
+            TypeId tid;
+            TypeId::AttributeInformation info;
+            bool exists = TypeId::LookupByNameFailSafe(attribute.substr(0, colon), &tid) &&
+                          tid.LookupAttributeByName(attribute.substr(colon + 2), &info);
+            NS_TEST_ASSERT_MSG_EQ(exists, true, "--" + spec.name + ": no attribute " + attribute);
+        }
+        ExperimentOptions all("test", {});
+        for (const std::string& g : groups)
+        {
+            all.Use(g); // throws if a default is invalid
+        }
+        all.ParseArguments({});
+        NS_TEST_EXPECT_MSG_EQ(all.GetDouble("computeTime"), 0.01,
+                              "computeTime's default is TrainingIsland::ComputeTime's (10 ms)");
+        NS_TEST_EXPECT_MSG_EQ(all.GetInteger("modelBytes"), 100000000u, "modelBytes default");
+        NS_TEST_EXPECT_MSG_EQ(all.GetInteger("slots"), NetworkCapabilities().aggregationSlots,
+                              "slots' default is the FPGA's");
+        // The defaults of mapped options become the attributes' defaults for the program.
+        NS_TEST_EXPECT_MSG_EQ(InitialValue("ns3::TrainingIsland::Rounds"), "4",
+                              "--rounds' default applied to TrainingIsland::Rounds");
+        NS_TEST_EXPECT_MSG_EQ(InitialValue("ns3::PointToPointNetDevice::Mtu"), "9000",
+                              "--mtu's default applied to PointToPointNetDevice::Mtu");
+        bool listed = ExperimentOptions::RstTable().find("``--computeTime``") != std::string::npos;
+        NS_TEST_EXPECT_MSG_EQ(listed, true, "the rst table lists the options");
+        Config::Reset();
+    }
+};
+
+/// An option and the attribute it maps to are one setting: either form takes effect, both
+/// agreeing are accepted, both disagreeing refused; an option that is its own attribute too.
+class TwoFormsTestCase : public TestCase
+{
+  public:
+    TwoFormsTestCase()
+        : TestCase("--computeTime and --ns3::TrainingIsland::ComputeTime are one setting")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Config::Reset();
+        {
+            ExperimentOptions o("test", kAllGroups);
+            o.ParseArguments({"--ns3::TrainingIsland::ComputeTime=250ms"});
+            NS_TEST_EXPECT_MSG_EQ(o.GetDouble("computeTime"), 0.25, "attribute form read");
+            NS_TEST_EXPECT_MSG_EQ(o.WasGiven("computeTime"), true, "given");
+            NS_TEST_EXPECT_MSG_EQ(o.ToCostParameters().computeTimeS, 0.25,
+                                  "the fluid model sees the attribute form");
+            NS_TEST_EXPECT_MSG_EQ(InitialValue("ns3::TrainingIsland::ComputeTime"), "+2.5e+08ns",
+                                  "the islands see it");
+        }
+        Config::Reset();
+        {
+            ExperimentOptions o("test", kAllGroups);
+            o.ParseArguments({"--computeTime=0.25", "--ns3::TrainingIsland::ComputeTime=250ms"});
+            NS_TEST_EXPECT_MSG_EQ(o.GetDouble("computeTime"), 0.25, "agreeing forms accepted");
+        }
+        Config::Reset();
+        {
+            ExperimentOptions o("test", kAllGroups);
+            std::string e = ErrorOf([&] {
+                o.ParseArguments({"--computeTime=0.5", "--ns3::TrainingIsland::ComputeTime=1s"});
+            });
+            NS_TEST_EXPECT_MSG_NE(e.find("same setting with different values"), std::string::npos,
+                                  "disagreeing forms refused: " + e);
+        }
+        Config::Reset();
+        {
+            ExperimentOptions o("test", kAllGroups);
+            o.ParseArguments({"--ns3::ExperimentOptions::LinkRate=2.5e9", "--mode=multicast"});
+            NS_TEST_EXPECT_MSG_EQ(o.ToGraphOptions().privateRateBps, 2.5e9, "own attribute");
+            NS_TEST_EXPECT_MSG_EQ(o.ToGraphOptions().accessRateBps, 0,
+                                  "--linkRate leaves the access links alone (one meaning)");
+            NS_TEST_EXPECT_MSG_EQ(o.ToCapabilities(Topology()).multicast, true, "mode");
+        }
+        Config::Reset();
+        {
+            // A script's Config::SetDefault of an option attribute is that option's default.
+            Config::SetDefault("ns3::ExperimentOptions::Mode", StringValue("aggregation"));
+            ExperimentOptions o("test", kAllGroups);
+            o.ParseArguments({});
+            NS_TEST_EXPECT_MSG_EQ(o.GetText("mode"), "aggregation", "script default");
+        }
+        Config::Reset();
+    }
+};
+
+/// Values are checked at the boundary, the flag named in the message.
+class ValidationTestCase : public TestCase
+{
+  public:
+    ValidationTestCase()
+        : TestCase("bad values refused with the flag and the accepted range named")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+            {{"--computeTime=1e300"}, "--computeTime=1e300: out of range"},
+            {{"--linkRate=0.5"}, "--linkRate=0.5: out of range"},
+            {{"--rounds=-1"}, "--rounds=-1: out of range"},
+            {{"--rounds=1.5"}, "--rounds=1.5: not a whole number"},
+            {{"--modelBytes=nan"}, "--modelBytes=nan: not a number"},
+            {{"--segmentSize=9000"}, "more than the MTU"},
+            {{"--modelBytes=1e14", "--segmentSize=8"}, "32-bit sequence numbers"},
+            {{"--mode=anycast"}, "--mode=anycast: not one of"},
+            {{"--ns3::UdpTransport::MinRto=inf"}, "--ns3::UdpTransport::MinRto=inf"},
+            {{"--ns3::TrainingIsland::Nope=1"}, "has no attribute 'Nope'"},
+            {{"--horizon=5"}, "--horizon is not an option of test"},
+            {{"--ns3::ExperimentOptions::Horizon=5"}, "would have no effect in test"},
+            {{"--schedule=ring", "--islands=AMS,FRA"}, "--islands=AMS,FRA would have no effect"},
+            {{"junk"}, "unexpected argument 'junk'"},
+        };
+        for (const auto& [args, want] : cases)
+        {
+            Config::Reset();
+            ExperimentOptions o("test", kAllGroups);
+            std::string e = ErrorOf([&] { o.ParseArguments(args); });
+            NS_TEST_EXPECT_MSG_NE(e.find(want), std::string::npos,
+                                  args.front() + ": got '" + e + "', want '" + want + "'");
+        }
+        Config::Reset();
+        ExperimentOptions fluid("fluid", {"island"});
+        fluid.SetSimulates(false);
+        std::string e = ErrorOf([&] { fluid.ParseArguments({"--RngRun=2"}); });
+        NS_TEST_EXPECT_MSG_NE(e.find("would have no effect"), std::string::npos,
+                              "a fluid program refuses ns-3 globals: " + e);
+        Config::Reset();
+    }
+};
+
+/// After Build, every attribute given on the command line must hold on every object of its
+/// type: an island whose attribute the program changed is caught (the check can fail), and a
+/// scenario that honours it passes; every setting lands in the parameters.
+class AppliedTestCase : public TestCase
+{
+  public:
+    AppliedTestCase()
+        : TestCase("an attribute the program overrides is caught; settings recorded")
+    {
+    }
+
+  private:
+    static std::string Run(bool overrideOne, std::string* parameters)
+    {
+        Config::Reset();
+        ExperimentOptions o("test", kAllGroups);
+        o.ParseArguments({"--ns3::TrainingIsland::CheckValues=12", "--modelBytes=1e5", "--rounds=1",
+                          "--computeTime=0"});
+        Topology t = ChainTopology({1e9}, {1e-3});
+        Schedule s("pair", {ScheduleRound{{{"C0", "C1"}}}});
+        ScenarioHelper scenario;
+        o.Configure(scenario, t, s);
+        scenario.Build();
+        if (overrideOne)
+        {
+            scenario.SetIslandAttribute("C1", "CheckValues", UintegerValue(16));
+        }
+        std::string error = ErrorOf([&] { o.CheckAttributesApplied(); });
+        if (parameters)
+        {
+            *parameters = o.ParametersJson();
+        }
+        Simulator::Destroy();
+        Ipv4AddressGenerator::Reset();
+        return error;
+    }
+
+    void DoRun() override
+    {
+        std::string parameters;
+        NS_TEST_EXPECT_MSG_EQ(Run(false, &parameters), "", "honoured attribute passes");
+        std::string e = Run(true, nullptr);
+        NS_TEST_EXPECT_MSG_NE(e.find("--ns3::TrainingIsland::CheckValues=12 did not take effect"),
+                              std::string::npos, "override caught: " + e);
+        NS_TEST_EXPECT_MSG_NE(e.find("1 of 2"), std::string::npos, "one island of two: " + e);
+        auto p = nlohmann::json::parse(parameters);
+        NS_TEST_EXPECT_MSG_EQ(p.value("ns3::TrainingIsland::CheckValues", ""), "12",
+                              "user attribute recorded");
+        bool own = p.contains("ns3::FpgaAggregator::Timeout");
+        NS_TEST_EXPECT_MSG_EQ(own, true, "own TypeIds recorded");
+        uint64_t model = p.value("modelBytes", uint64_t{0});
+        NS_TEST_EXPECT_MSG_EQ(model, 100000u, "option recorded");
+        bool db = p.contains("db");
+        NS_TEST_EXPECT_MSG_EQ(db, false, "outputs are not settings");
+        Config::Reset();
+    }
+};
+
+/// Optimized schedules get names from their cliques: equal cliques, equal names.
+class OptimizedNameTestCase : public TestCase
+{
+  public:
+    OptimizedNameTestCase()
+        : TestCase("optimized schedules are told apart by name")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Schedule a("x", {ScheduleRound{{{"A", "B"}, {"C", "D"}}}});
+        Schedule b("y", {ScheduleRound{{{"A", "B"}, {"C", "D"}}}});
+        Schedule c("x", {ScheduleRound{{{"A", "C"}, {"B", "D"}}}});
+        NS_TEST_EXPECT_MSG_EQ(ExperimentOptions::OptimizedName(a),
+                              ExperimentOptions::OptimizedName(b), "same cliques, same name");
+        NS_TEST_EXPECT_MSG_NE(ExperimentOptions::OptimizedName(a),
+                              ExperimentOptions::OptimizedName(c), "other cliques, other name");
+        std::size_t prefix = ExperimentOptions::OptimizedName(a).rfind("optimized-", 0);
+        NS_TEST_EXPECT_MSG_EQ(prefix, 0u, "prefix");
+    }
+};
+
+class ExperimentOptionsTestSuite : public TestSuite
+{
+  public:
+    ExperimentOptionsTestSuite()
+        : TestSuite("intelligent-network-options", UNIT)
+    {
+        AddTestCase(new TableTestCase, TestCase::QUICK);
+        AddTestCase(new TwoFormsTestCase, TestCase::QUICK);
+        AddTestCase(new ValidationTestCase, TestCase::QUICK);
+        AddTestCase(new AppliedTestCase, TestCase::QUICK);
+        AddTestCase(new OptimizedNameTestCase, TestCase::QUICK);
+    }
+};
+
+ExperimentOptionsTestSuite g_experimentOptionsTestSuite;
+
+} // namespace
