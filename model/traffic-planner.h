@@ -102,6 +102,9 @@ struct AggregationNode
  *
  * Produced by TrafficPlanner::Exchange and read by both the fluid CostModel (\c phases) and
  * the ns-3 exchange classes (the structural fields), so that both simulate the same exchange.
+ * Contract with the packet-level exchanges (ring, tree, parameter server, aggregation trees):
+ * the fields of CliqueExchange, AggregationNode, TrafficFlow and SlotWindow and their meaning
+ * below are stable; changes are additive only (new fields with defaults), noted here.
  * Member indices below index \c members. The planner canonicalises: the same member set gives
  * the same exchange whatever order it is passed in.
  *
