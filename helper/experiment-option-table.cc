@@ -58,6 +58,8 @@ ExperimentOptions::Table()
         {"publicRate", "Rate of every public-internet path, bit/s (0: the topology's; DoubleZero samples and .topology files without one: 1 Gbps)", "0", V::Rate(true), "", "network"},
         // exchange, schedule, optimizer
         {"mode", "unicast | multicast | aggregation", "unicast", V::Choice({"unicast", "multicast", "aggregation"}), "", "exchange"},
+        {"capabilities", "Capability set, the same setting as --mode written as a set (--mode=multicast is unicast,multicast): unicast[,multicast][,aggregation] (aggregation implies multicast; empty: the set of --mode). The fluid model and optimizer let every clique use any pattern the set allows; the packet level runs the set's richest pattern", "", V::Text(), "", "exchange"},
+        {"patterns", "Restrict the exchange patterns a clique may use (comma-separated: all-to-all, ring, tree, ps, multicast, aggregation; empty: every pattern the capability set allows): an experiment's choice, not a network property", "", V::List(), "", "exchange"},
         {"schedule", "Schedule file or shipped schedule name (empty: the optimizer's best schedule for the topology, mode and model)", "", V::Text(), "", "schedule"},
         {"islands", "Comma-separated island cities of the optimizer's schedule (empty: every city that has a device)", "", V::List(), "", "optimizer"},
         {"period", "Longest schedule period the optimizer searches", "2", V::Integer(1, 8), "", "optimizer"},
@@ -72,6 +74,8 @@ ExperimentOptions::Table()
         {"fpgaRate", "FPGA throughput, bit/s of contributions", A, V::Rate(), "ns3::FpgaAggregator::Throughput", "fpga"},
         {"fpgaLatency", "FPGA pipeline latency per slot, s", A, V::Seconds(0, 1), "ns3::FpgaAggregator::PipelineLatency", "fpga"},
         {"fpgaDevices", "Comma-separated devices that carry an FPGA (empty: every device)", "", V::List(), "", "fpga"},
+        {"aggregation", "Aggregation design: tree (a reduction tree over the FPGAs on the members' paths, SHARP-like) | single (one FPGA per clique, SwitchML-like)", "tree", V::Choice({"tree", "single"}), "", "fpga"},
+        {"fpgaMemory", "Aggregation slot memory of one FPGA, bytes, shared by the cliques it serves (fluid model; default: NetworkCapabilities, see doc)", OptionValidator::ToText(NetworkCapabilities().fpgaMemoryBytes), V::Real(1, 1e15), "", "fpga"},
         // rounds
         {"rounds", "Rounds to simulate (the schedule's period repeats)", "4", V::Integer(1, 1000000), "ns3::TrainingIsland::Rounds", "run"},
         // packet level
@@ -131,7 +135,7 @@ ExperimentOptions::Table()
         {"targetFraction", "Target accuracy: this fraction of the colocated run's best held-out accuracy (over --referenceHorizon)", "0.9", V::Real(1e-6, 1), "", "curves"},
         {"metric", "Score of the distributed runs: the mean or the worst of the islands' own models, or the average model", "islands-mean", V::Choice({"islands-mean", "islands-min", "average-model"}), "", "curves"},
         {"csv", "Output: every curve (series,time_s,loss,accuracy)", "training-curves.csv", V::Text(), "", "curves"},
-        {"json", "Output: summary (every effective setting under 'parameters')", "training-summary.json", V::Text(), "", "curves"},
+        {"json", "Output: a JSON summary to this file (training-curves: the summary, every effective setting under 'parameters'; optimize-schedule, only when given: the whole result, the best schedule with the pattern of every clique, round times, score, bound and gap, and every baseline; '-': standard output)", "training-summary.json", V::Text(), "", "curves"},
         // synthetic topologies
         {"synthetic", "Use a synthetic topology of this many cities instead of --topology (0: no)", "0", V::Integer(0, 10000), "", "synthetic"},
         {"topologySeed", "Seed of the synthetic topology", "1", V::Integer(0, maxSeed), "", "synthetic"},
@@ -140,7 +144,7 @@ ExperimentOptions::Table()
         {"wanRate", "multicast-alone: rate of the WAN link between the hubs, bit/s", "1e9", V::Rate(), "", "dumbbell"},
         {"wanLatency", "multicast-alone: one-way latency of the WAN link, s", "0.04", V::Seconds(0, 10), "", "dumbbell"},
         {"hubIslands", "aggregation-alone: islands around the hub", "4", V::Integer(2, 64), "", "star"},
-        {"schedules", "schedule-comparison: comma-separated schedules (files, shipped names, baselines: all-reduce, ring, exp-graph, grid, star, diloco)", "all-in-one,3x3-rotating,ring,star", V::List(), "", "comparison"},
+        {"schedules", "schedule-comparison: comma-separated schedules (files, shipped names, baselines: ring-allreduce, tree-allreduce, parameter-server, all-to-all, grid, exp-graph, diloco, ring (gossip))", "all-in-one,3x3-rotating,ring,grid", V::List(), "", "comparison"},
         {"monitor", "bench-raw-udp: also install the module's LinkMonitor (its cost)", "false", V::Flag(), "", "bench"},
         {"minCpu", "bench-fluid: repeat evaluations for at least this many CPU seconds", "0.5", V::Seconds(0, 3600), "", "bench"},
         {"gridOut", "bench-inputs: write the grid baseline schedule here", "", V::Text(), "", "bench"},
