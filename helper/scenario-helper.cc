@@ -152,6 +152,7 @@ ScenarioHelper::PlanFor(uint32_t island) const
         plan.clique = m_schedule.CliqueIndex(p, city);
         if (plan.clique >= 0)
         {
+            plan.pattern = PatternOf(p, plan.clique);
             plan.cliqueKey = CliqueKey(p, plan.clique);
             for (const auto& member : m_schedule.RoundAt(p).cliques[plan.clique])
             {
@@ -162,7 +163,22 @@ ScenarioHelper::PlanFor(uint32_t island) const
                 }
             }
             plan.targets = plan.peers;
-            if (!plan.peers.empty() && plan.pattern != ExchangePattern::ALL_TO_ALL)
+            auto collective = m_collectives.find({p, static_cast<std::size_t>(plan.clique)});
+            if (!plan.peers.empty() && collective != m_collectives.end())
+            {
+                const CliqueExchange& x = collective->second;
+                plan.members = x.members;
+                plan.trees = x.trees;
+                plan.chunkBytes = x.chunkBytes;
+                if (x.pattern == ExchangePattern::PARAMETER_SERVER)
+                {
+                    // ParameterServerExchange: the server first.
+                    std::rotate(plan.members.begin(), plan.members.begin() + x.server,
+                                plan.members.end());
+                }
+            }
+            if (!plan.peers.empty() && (plan.pattern == ExchangePattern::MULTICAST ||
+                                        plan.pattern == ExchangePattern::AGGREGATION))
             {
                 const GroupInfo& g = m_groups.at({p, plan.clique, island});
                 plan.group = g.group;
@@ -178,6 +194,69 @@ ScenarioHelper::PlanFor(uint32_t island) const
         plans.push_back(plan);
     }
     return plans;
+}
+
+ExchangePattern
+ScenarioHelper::PatternOf(std::size_t p, std::size_t c) const
+{
+    return m_schedule.RoundAt(p).PatternOf(c, m_caps.RichestPattern());
+}
+
+void
+ScenarioHelper::SetExchangeProvider(ExchangeProvider provider)
+{
+    m_exchangeProvider = std::move(provider);
+}
+
+void
+ScenarioHelper::BuildCollectives()
+{
+    for (std::size_t p = 0; p < m_schedule.Period(); ++p)
+    {
+        const auto& cliques = m_schedule.RoundAt(p).cliques;
+        for (std::size_t c = 0; c < cliques.size(); ++c)
+        {
+            ExchangePattern pattern = PatternOf(p, c);
+            std::string where = "schedule '" + m_schedule.GetName() + "', round " +
+                                std::to_string(p) + ", clique " + std::to_string(c) + ": ";
+            if (!m_caps.Allows(pattern))
+            {
+                throw std::invalid_argument(where + "pattern '" + PatternName(pattern) +
+                                            "' needs network capabilities this run does not "
+                                            "have");
+            }
+            if (cliques[c].size() < 2 || (pattern != ExchangePattern::RING &&
+                                          pattern != ExchangePattern::TREE &&
+                                          pattern != ExchangePattern::PARAMETER_SERVER))
+            {
+                continue;
+            }
+            std::vector<uint32_t> members;
+            for (const auto& city : cliques[c])
+            {
+                members.push_back(m_graph->IslandNode(city));
+            }
+            if (!m_exchangeProvider)
+            {
+                throw std::invalid_argument(where + "pattern '" + PatternName(pattern) +
+                                            "' needs the clique's structure: set an exchange "
+                                            "provider");
+            }
+            CliqueExchange x = m_exchangeProvider(members, pattern);
+            std::vector<uint32_t> got = x.members;
+            std::sort(got.begin(), got.end());
+            std::sort(members.begin(), members.end());
+            if (x.pattern != pattern || got != members ||
+                (pattern == ExchangePattern::TREE && x.trees.empty()) ||
+                (pattern == ExchangePattern::PARAMETER_SERVER &&
+                 (x.server < 0 || x.server >= static_cast<int32_t>(members.size()))))
+            {
+                throw std::invalid_argument(where + "the " + PatternName(pattern) +
+                                            " structure does not match the clique");
+            }
+            m_collectives[{p, c}] = std::move(x);
+        }
+    }
 }
 
 void
@@ -429,6 +508,7 @@ ScenarioHelper::Build()
     WanNetworkHelper wan;
     wan.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
+    BuildCollectives();
     m_network = std::make_unique<WanNetwork>(wan.Install(*m_graph));
     m_queues.Install(*m_network);
     WanNetworkHelper::SetLossRate(*m_network, m_lossRate, m_stream);
@@ -686,6 +766,7 @@ ScenarioHelper::Collect(double wallS) const
         for (uint32_t c = 0; c < cliques.size(); ++c)
         {
             RoundRecord rec{round, c, "", std::numeric_limits<double>::infinity(), 0, 0, 0};
+            rec.pattern = PatternName(PatternOf(round % m_schedule.Period(), c));
             bool finished = true;
             for (const auto& city : cliques[c])
             {
