@@ -158,6 +158,9 @@ class RingAnalyticTestCase : public TestCase
         double expected = 2.0 * (m_k - 1) * HopTime(m_model / m_k, segment, m_rate, m_latency);
         double formula = 2.0 * (m_k - 1) / m_k * m_model * 8 / m_rate + 2.0 * (m_k - 1) * m_latency;
         NS_TEST_ASSERT_MSG_EQ(o.durations.size(), 2u * m_k, "every island, both rounds");
+        std::clog << "ring k=" << m_k << ": measured "
+                  << *std::max_element(o.durations.begin(), o.durations.end()) << " s, hand "
+                  << expected << " s, 2(k-1)/k M/R + 2(k-1)d = " << formula << " s\n";
         for (double measured : o.durations)
         {
             NS_TEST_EXPECT_MSG_EQ_TOL(measured, expected, 0.03 * expected,
@@ -227,6 +230,8 @@ class ParameterServerAnalyticTestCase : public TestCase
                                          {kAccessLatency, latency, latency, kAccessLatency});
         double expected = 2 * phase;
         double slowest = *std::max_element(o.durations.begin(), o.durations.end());
+        std::clog << "parameter server k=" << m_k << ": measured " << slowest << " s, hand "
+                  << expected << " s\n";
         NS_TEST_EXPECT_MSG_EQ_TOL(slowest, expected, 0.03 * expected,
                                   "parameter server round " << slowest << " s, hand computation "
                                                             << expected << " s");
@@ -280,6 +285,8 @@ class TreePipelineTestCase : public TestCase
         double expected = HopTime(model, segment, rate, latency) +
                           HopTime(static_cast<uint64_t>(chunk), segment, rate, latency);
         double slowest = *std::max_element(o.durations.begin(), o.durations.end());
+        std::clog << "tree on a chain: measured " << slowest << " s, hand " << expected
+                  << " s (unpipelined " << 2 * HopTime(model, segment, rate, latency) << " s)\n";
         NS_TEST_EXPECT_MSG_EQ_TOL(slowest, expected, 0.03 * expected,
                                   "tree round " << slowest << " s, hand computation " << expected
                                                 << " s");
@@ -328,6 +335,8 @@ class DoubleTreeTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
         double expected = HopTime(model, segment, rate, latency);
         double slowest = *std::max_element(o.durations.begin(), o.durations.end());
+        std::clog << "double binary tree k=2: measured " << slowest << " s, hand " << expected
+                  << " s\n";
         NS_TEST_EXPECT_MSG_EQ_TOL(slowest, expected, 0.03 * expected,
                                   "double tree round " << slowest << " s, hand computation "
                                                        << expected << " s");
@@ -574,6 +583,7 @@ class CollectiveExchangeTestSuite : public TestSuite
             AddTestCase(new CollectiveTransportTestCase(p, "tcp", 0), TestCase::QUICK);
             AddTestCase(new CollectiveTransportTestCase(p, "ideal", 0.01), TestCase::QUICK);
             AddTestCase(new CollectiveTransportTestCase(p, "cc", 0.01), TestCase::QUICK);
+            AddTestCase(new CollectiveTransportTestCase(p, "tcp", 0.01), TestCase::QUICK);
         }
         AddTestCase(new CollectiveConfigurationTestCase, TestCase::QUICK);
     }
