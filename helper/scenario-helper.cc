@@ -225,9 +225,9 @@ ScenarioHelper::BuildCollectives()
                                             "' needs network capabilities this run does not "
                                             "have");
             }
-            if (cliques[c].size() < 2 || (pattern != ExchangePattern::RING &&
-                                          pattern != ExchangePattern::TREE &&
-                                          pattern != ExchangePattern::PARAMETER_SERVER))
+            if (cliques[c].size() < 2 ||
+                (pattern != ExchangePattern::RING && pattern != ExchangePattern::TREE &&
+                 pattern != ExchangePattern::PARAMETER_SERVER))
             {
                 continue;
             }

@@ -111,9 +111,8 @@ Exchange::Abort()
 void
 Exchange::Enqueue(uint32_t to, uint32_t lane, uint16_t tag, uint64_t bytes, MessageValues values)
 {
-    NS_ABORT_MSG_IF(m_handing.count(tag),
-                    "island " << m_ctx.island << ": tag " << tag << " queued twice in round "
-                              << m_ctx.round);
+    NS_ABORT_MSG_IF(m_handing.count(tag), "island " << m_ctx.island << ": tag " << tag
+                                                    << " queued twice in round " << m_ctx.round);
     m_queues[{to, lane}].push_back(Queued{tag, bytes, std::move(values)});
     Pump();
 }
@@ -188,7 +187,8 @@ Exchange::MemberIndex(const std::vector<uint32_t>& members) const
 }
 
 std::vector<Exchange::Piece>
-Exchange::Split(uint64_t bytes, uint64_t valueStart, uint64_t values, uint32_t n, uint32_t segmentSize)
+Exchange::Split(uint64_t bytes, uint64_t valueStart, uint64_t values, uint32_t n,
+                uint32_t segmentSize)
 {
     NS_ABORT_MSG_IF(n == 0, "Exchange::Split: no pieces");
     const uint64_t perSegment = std::max<uint32_t>(segmentSize / 8, 1);

@@ -145,11 +145,8 @@ class Exchange : public Object
      * doubles each): where the even share is smaller, the piece grows to that room (only when
      * the values fill nearly the whole model).
      */
-    static std::vector<Piece> Split(uint64_t bytes,
-                                    uint64_t valueStart,
-                                    uint64_t values,
-                                    uint32_t n,
-                                    uint32_t segmentSize);
+    static std::vector<Piece> Split(uint64_t bytes, uint64_t valueStart, uint64_t values,
+                                    uint32_t n, uint32_t segmentSize);
 
   protected:
     void DoDispose() override;
@@ -180,8 +177,7 @@ class Exchange : public Object
      */
     void Enqueue(uint32_t to, uint32_t lane, uint16_t tag, uint64_t bytes, MessageValues values);
     /// A copy of \p count values of \p source from \p offset, as a message's values.
-    static MessageValues Snapshot(const std::vector<double>& source,
-                                  uint64_t offset,
+    static MessageValues Snapshot(const std::vector<double>& source, uint64_t offset,
                                   uint64_t count);
     /// Index of this island in \p members; aborts naming the round if it is not a member.
     uint32_t MemberIndex(const std::vector<uint32_t>& members) const;

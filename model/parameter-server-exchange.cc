@@ -61,7 +61,8 @@ ParameterServerExchange::Receive(const InMessage& message)
     const auto& peers = m_ctx.plan.peers;
     if (m_server)
     {
-        if (message.tag == 1 && std::find(peers.begin(), peers.end(), message.origin) != peers.end())
+        if (message.tag == 1 &&
+            std::find(peers.begin(), peers.end(), message.origin) != peers.end())
         {
             m_models[message.origin] = message.values;
             TrySum();
@@ -89,8 +90,8 @@ ParameterServerExchange::TrySum()
     m_sum.assign(m_ctx.valueCount, 0.0);
     for (uint32_t member : plan.members)
     {
-        const std::vector<double>* v = member == m_ctx.island ? m_ctx.values.get()
-                                                              : &m_models.at(member);
+        const std::vector<double>* v =
+            member == m_ctx.island ? m_ctx.values.get() : &m_models.at(member);
         for (uint32_t j = 0; v && j < m_ctx.valueCount && j < v->size(); ++j)
         {
             m_sum[j] += (*v)[j];

@@ -67,10 +67,7 @@ void
 RingExchange::SendStep(uint32_t step)
 {
     const Piece& chunk = m_chunks[ChunkOf(m_position, step)];
-    Enqueue(m_next,
-            0,
-            static_cast<uint16_t>(1 + step),
-            chunk.bytes,
+    Enqueue(m_next, 0, static_cast<uint16_t>(1 + step), chunk.bytes,
             Snapshot(m_sum, chunk.valueStart, chunk.valueCount));
 }
 

@@ -57,9 +57,8 @@ TreeExchange::Start()
     for (const auto& parents : plan.trees)
     {
         NS_ABORT_MSG_IF(parents.size() != k, "island " << m_ctx.island << ": a tree of round "
-                                                       << m_ctx.round << " has "
-                                                       << parents.size() << " parents for "
-                                                       << k << " members");
+                                                       << m_ctx.round << " has " << parents.size()
+                                                       << " parents for " << k << " members");
         std::vector<uint32_t> degree(k, 0);
         uint32_t roots = 0;
         for (int32_t p : parents)
@@ -68,8 +67,8 @@ TreeExchange::Start()
                             "island " << m_ctx.island << ": parent " << p << " out of range");
             p < 0 ? ++roots : ++degree[p];
         }
-        NS_ABORT_MSG_IF(roots != 1, "island " << m_ctx.island << ": a tree of round "
-                                              << m_ctx.round << " has " << roots << " roots");
+        NS_ABORT_MSG_IF(roots != 1, "island " << m_ctx.island << ": a tree of round " << m_ctx.round
+                                              << " has " << roots << " roots");
         m_width = std::max(m_width, *std::max_element(degree.begin(), degree.end()));
     }
     // Chunks of about chunkBytes; fewer if the tags would not fit 16 bits.
@@ -79,9 +78,8 @@ TreeExchange::Start()
     {
         largest = std::max(largest, s.bytes);
     }
-    uint64_t chunks = plan.chunkBytes > 0
-                          ? static_cast<uint64_t>(std::ceil(largest / plan.chunkBytes))
-                          : 1;
+    uint64_t chunks =
+        plan.chunkBytes > 0 ? static_cast<uint64_t>(std::ceil(largest / plan.chunkBytes)) : 1;
     uint64_t tagRoom = (std::numeric_limits<uint16_t>::max() - 1) / (2ULL * T * m_width);
     m_maxChunks = static_cast<uint32_t>(std::clamp<uint64_t>(chunks, 1, tagRoom));
     m_trees.assign(T, Tree());
@@ -98,8 +96,8 @@ TreeExchange::Start()
             }
         }
         // Every share in chunks of (about) the same size as the largest share's.
-        uint64_t n = std::max<uint64_t>(
-            1, (shares[t].bytes * m_maxChunks + largest - 1) / std::max<uint64_t>(largest, 1));
+        uint64_t n = std::max<uint64_t>(1, (shares[t].bytes * m_maxChunks + largest - 1) /
+                                               std::max<uint64_t>(largest, 1));
         tree.chunks = Split(shares[t].bytes, shares[t].valueStart, shares[t].valueCount,
                             static_cast<uint32_t>(n), m_ctx.segmentSize);
         tree.arrived.assign(tree.chunks.size(), 0);
@@ -138,10 +136,7 @@ TreeExchange::Reduced(uint32_t t, uint32_t c)
         Final(t, c);
         return;
     }
-    Enqueue(m_ctx.plan.members[tree.parent],
-            2 * t,
-            Tag(c, t, 0, 0),
-            chunk.bytes,
+    Enqueue(m_ctx.plan.members[tree.parent], 2 * t, Tag(c, t, 0, 0), chunk.bytes,
             Snapshot(m_sum, chunk.valueStart, chunk.valueCount));
 }
 
@@ -152,10 +147,7 @@ TreeExchange::Final(uint32_t t, uint32_t c)
     const Piece& chunk = tree.chunks[c];
     for (uint32_t slot = 0; slot < tree.children.size(); ++slot)
     {
-        Enqueue(m_ctx.plan.members[tree.children[slot]],
-                2 * t + 1,
-                Tag(c, t, 1, slot),
-                chunk.bytes,
+        Enqueue(m_ctx.plan.members[tree.children[slot]], 2 * t + 1, Tag(c, t, 1, slot), chunk.bytes,
                 Snapshot(m_sum, chunk.valueStart, chunk.valueCount));
     }
     if (++m_finals == m_chunkTotal)

@@ -48,7 +48,7 @@ class TreeExchange : public Exchange
   private:
     struct Tree
     {
-        int32_t parent = -1;           ///< Member index of this island's parent (-1: root).
+        int32_t parent = -1;            ///< Member index of this island's parent (-1: root).
         std::vector<uint32_t> children; ///< Member indices of its children.
         std::vector<Piece> chunks;      ///< The tree's share of the model, chunk by chunk.
         std::vector<uint32_t> arrived;  ///< Per chunk: children whose partial sum arrived.

@@ -38,11 +38,8 @@ CycleTopology(uint32_t k, double rateBps, double latencyS)
     }
     for (uint32_t i = 0; i < k; ++i)
     {
-        t.AddLink(TopologyLink{LinkKind::PRIVATE,
-                               "C" + std::to_string(i) + "D",
-                               "C" + std::to_string((i + 1) % k) + "D",
-                               latencyS,
-                               rateBps});
+        t.AddLink(TopologyLink{LinkKind::PRIVATE, "C" + std::to_string(i) + "D",
+                               "C" + std::to_string((i + 1) % k) + "D", latencyS, rateBps});
     }
     return t;
 }
@@ -84,9 +81,7 @@ OneClique(const std::vector<std::string>& cities, ExchangePattern pattern)
 double
 HopTime(uint64_t bytes, uint32_t segment, double rate, double latency)
 {
-    return PacedTransferTime(bytes,
-                             segment,
-                             {kAccessRate, rate, kAccessRate},
+    return PacedTransferTime(bytes, segment, {kAccessRate, rate, kAccessRate},
                              {kAccessLatency, latency, kAccessLatency});
 }
 
@@ -126,12 +121,13 @@ class RingAnalyticTestCase : public TestCase
 {
   public:
     RingAnalyticTestCase(uint32_t k, double rate, double latency, uint64_t model)
-        : TestCase("ring all-reduce on a cycle of " + std::to_string(k) + " equal links: 2(k-1) "
-                   "steps of a k-th of the model"),
-          m_k(k),
-          m_rate(rate),
-          m_latency(latency),
-          m_model(model)
+        : TestCase("ring all-reduce on a cycle of " + std::to_string(k) +
+                   " equal links: 2(k-1) "
+                   "steps of a k-th of the model")
+        , m_k(k)
+        , m_rate(rate)
+        , m_latency(latency)
+        , m_model(model)
     {
     }
 
@@ -197,8 +193,8 @@ class ParameterServerAnalyticTestCase : public TestCase
   public:
     ParameterServerAnalyticTestCase(uint32_t k)
         : TestCase("parameter server on a star of " + std::to_string(k) +
-                   ": push and pull through the server's link"),
-          m_k(k)
+                   ": push and pull through the server's link")
+        , m_k(k)
     {
     }
 
@@ -224,10 +220,9 @@ class ParameterServerAnalyticTestCase : public TestCase
         s.SetIslandAttribute("CheckValues", UintegerValue(500));
         Outcome o = RunScenario(s);
         NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
-        double phase = PacedTransferTime((m_k - 1) * model,
-                                         segment,
-                                         {kAccessRate, rate, rate, kAccessRate},
-                                         {kAccessLatency, latency, latency, kAccessLatency});
+        double phase =
+            PacedTransferTime((m_k - 1) * model, segment, {kAccessRate, rate, rate, kAccessRate},
+                              {kAccessLatency, latency, latency, kAccessLatency});
         double expected = 2 * phase;
         double slowest = *std::max_element(o.durations.begin(), o.durations.end());
         std::clog << "parameter server k=" << m_k << ": measured " << slowest << " s, hand "
@@ -355,8 +350,8 @@ class RecordingLearner : public IslandLearner
 {
   public:
     RecordingLearner(uint32_t island, std::size_t dimension)
-        : m_island(island),
-          m_params(dimension, 0.0)
+        : m_island(island)
+        , m_params(dimension, 0.0)
     {
     }
 
@@ -411,10 +406,10 @@ class CollectiveTransportTestCase : public TestCase
   public:
     CollectiveTransportTestCase(ExchangePattern pattern, std::string transport, double loss)
         : TestCase(PatternName(pattern) + " over " + transport + " transport, loss " +
-                   std::to_string(loss) + ": sums exact, learner averages"),
-          m_pattern(pattern),
-          m_transport(std::move(transport)),
-          m_loss(loss)
+                   std::to_string(loss) + ": sums exact, learner averages")
+        , m_pattern(pattern)
+        , m_transport(std::move(transport))
+        , m_loss(loss)
     {
     }
 
