@@ -48,7 +48,7 @@ ParameterServerExchange::Start()
         TrySum();
         return;
     }
-    Enqueue(m_serverId, 0, 1, m_ctx.modelBytes, Slice(m_ctx.values, 0, m_ctx.valueCount));
+    Enqueue(m_serverId, 0, 1, MessageBytes(), Slice(m_ctx.values, 0, m_ctx.valueCount));
 }
 
 void
@@ -102,9 +102,16 @@ ParameterServerExchange::TrySum()
     MessageValues sum = Snapshot(m_sum, 0, m_ctx.valueCount);
     for (uint32_t i = 1; i < plan.members.size(); ++i)
     {
-        Enqueue(plan.members[i], 1, static_cast<uint16_t>(1 + i), m_ctx.modelBytes, sum);
+        Enqueue(plan.members[i], 1, static_cast<uint16_t>(1 + i), MessageBytes(), sum);
     }
     Complete();
+}
+
+uint64_t
+ParameterServerExchange::MessageBytes() const
+{
+    // The model, grown to the room its values need if they fill nearly all of it.
+    return Split(m_ctx.modelBytes, 0, m_ctx.valueCount, 1, m_ctx.segmentSize).front().bytes;
 }
 
 ExchangeResult

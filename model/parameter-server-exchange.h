@@ -39,6 +39,8 @@ class ParameterServerExchange : public Exchange
   private:
     /// Server: sum and push back once every model is there.
     void TrySum();
+    /// Bytes of a push or a pull.
+    uint64_t MessageBytes() const;
 
     bool m_started = false;
     bool m_server = false;

@@ -503,6 +503,43 @@ class CollectiveTransportTestCase : public TestCase
     double m_loss;
 };
 
+/**
+ * Sizes that do not divide: a model of 100003 bytes in segments of 4001 (500 values each) full
+ * of values (12500), cut into 3 ring chunks, 2 tree shares of 7 chunks, one PS model: every
+ * value reaches every member, every sum exact (chunks grow to the room their values need).
+ */
+class OddSizesTestCase : public TestCase
+{
+  public:
+    explicit OddSizesTestCase(ExchangePattern pattern)
+        : TestCase(PatternName(pattern) + ": sizes that do not divide, values filling the model")
+        , m_pattern(pattern)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::string> cities{"C0", "C1", "C2"};
+        ScenarioHelper s;
+        s.SetTopology(ChainTopology({1e9, 1e9}, {1e-3, 2e-3}, kAccessRate));
+        s.SetSchedule(OneClique(cities, m_pattern));
+        UseStructure(s, HandStructure{cities, {{1, -1, 1}, {-1, 0, 1}}, 7200});
+        s.SetRounds(2);
+        s.SetIslandAttribute("ModelBytes", UintegerValue(100003));
+        s.SetIslandAttribute("SegmentSize", UintegerValue(4001));
+        s.SetIslandAttribute("ComputeTime", TimeValue(MilliSeconds(1)));
+        s.SetIslandAttribute("CheckValues", UintegerValue(12500));
+        Outcome o = RunScenario(s);
+        NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
+        NS_TEST_EXPECT_MSG_EQ(o.checked, 2u * 3 * 12500, "every sum checked");
+        NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
+        Simulator::Destroy();
+    }
+
+    ExchangePattern m_pattern;
+};
+
 /// Bad configurations are rejected before anything runs, with the clique named.
 class CollectiveConfigurationTestCase : public TestCase
 {
@@ -579,6 +616,11 @@ class CollectiveExchangeTestSuite : public TestSuite
             AddTestCase(new CollectiveTransportTestCase(p, "ideal", 0.01), TestCase::QUICK);
             AddTestCase(new CollectiveTransportTestCase(p, "cc", 0.01), TestCase::QUICK);
             AddTestCase(new CollectiveTransportTestCase(p, "tcp", 0.01), TestCase::QUICK);
+        }
+        for (ExchangePattern p :
+             {ExchangePattern::RING, ExchangePattern::TREE, ExchangePattern::PARAMETER_SERVER})
+        {
+            AddTestCase(new OddSizesTestCase(p), TestCase::QUICK);
         }
         AddTestCase(new CollectiveConfigurationTestCase, TestCase::QUICK);
     }
