@@ -17,7 +17,7 @@
 //     packet     packet-level (ns-3) only         fluid     fluid model only
 //     output     where results go (not recorded)  trace     trace files (not recorded)
 //     report     tool output (not recorded)       proxy, curves, synthetic, dumbbell, star,
-//                                                 comparison, bench: one program each
+//                                                 comparison, bench, optimize: one program each
 // doc/options-table.rst is generated from this table (--PrintOptionsRst) and checked
 // against it by a test.
 #include "experiment-options.h"
@@ -49,6 +49,8 @@ ExperimentOptions::Table()
         {"publicRate", "Rate of every public-internet path, bit/s (0: the topology's; DoubleZero samples and .topology files without one: 1 Gbps)", "0", V::Rate(true), "", "network"},
         // exchange, schedule, optimizer
         {"mode", "unicast | multicast | aggregation", "unicast", V::Choice({"unicast", "multicast", "aggregation"}), "", "exchange"},
+        {"capabilities", "Capability set, the same setting as --mode written as a set (--mode=multicast is unicast,multicast): unicast[,multicast][,aggregation] (aggregation implies multicast; empty: the set of --mode). The fluid model and optimizer let every clique use any pattern the set allows; the packet level runs the set's richest pattern", "", V::Text(), "", "exchange"},
+        {"patterns", "Restrict the exchange patterns a clique may use (comma-separated: all-to-all, ring, tree, ps, multicast, aggregation; empty: every pattern the capability set allows): an experiment's choice, not a network property", "", V::List(), "", "exchange"},
         {"schedule", "Schedule file or shipped schedule name (empty: the optimizer's best schedule for the topology, mode and model)", "", V::Text(), "", "schedule"},
         {"islands", "Comma-separated island cities of the optimizer's schedule (empty: every city)", "", V::List(), "", "optimizer"},
         {"period", "Longest schedule period the optimizer searches", "2", V::Integer(1, 8), "", "optimizer"},
@@ -63,6 +65,8 @@ ExperimentOptions::Table()
         {"fpgaRate", "FPGA throughput, bit/s of contributions", A, V::Rate(), "ns3::FpgaAggregator::Throughput", "fpga"},
         {"fpgaLatency", "FPGA pipeline latency per slot, s", A, V::Seconds(0, 1), "ns3::FpgaAggregator::PipelineLatency", "fpga"},
         {"fpgaDevices", "Comma-separated devices that carry an FPGA (empty: every device)", "", V::List(), "", "fpga"},
+        {"aggregation", "Aggregation design: tree (a reduction tree over the FPGAs on the members' paths, SHARP-like) | single (one FPGA per clique, SwitchML-like)", "tree", V::Choice({"tree", "single"}), "", "fpga"},
+        {"fpgaMemory", "Aggregation slot memory of one FPGA, bytes, shared by the cliques it serves (fluid model; default: NetworkCapabilities, see doc)", OptionValidator::ToText(NetworkCapabilities().fpgaMemoryBytes), V::Real(1, 1e15), "", "fpga"},
         // rounds
         {"rounds", "Rounds to simulate (the schedule's period repeats)", "4", V::Integer(1, 1000000), "ns3::TrainingIsland::Rounds", "run"},
         // packet level
@@ -96,7 +100,7 @@ ExperimentOptions::Table()
         {"horizon", "Simulated seconds of training per curve", "300", V::Seconds(1e-3, 1e6), "", "curves"},
         {"targetFraction", "Target loss: colocated final + fraction x (initial - final)", "0.2", V::Real(0, 1), "", "curves"},
         {"csv", "Output: every curve (series,time_s,loss)", "training-curves.csv", V::Text(), "", "curves"},
-        {"json", "Output: summary", "training-summary.json", V::Text(), "", "curves"},
+        {"summaryJson", "Output: summary", "training-summary.json", V::Text(), "", "curves"},
         // synthetic topologies
         {"synthetic", "Use a synthetic topology of this many cities instead of --topology (0: no)", "0", V::Integer(0, 10000), "", "synthetic"},
         {"topologySeed", "Seed of the synthetic topology", "1", V::Integer(0, maxSeed), "", "synthetic"},
@@ -105,9 +109,10 @@ ExperimentOptions::Table()
         {"wanRate", "multicast-alone: rate of the WAN link between the hubs, bit/s", "1e9", V::Rate(), "", "dumbbell"},
         {"wanLatency", "multicast-alone: one-way latency of the WAN link, s", "0.04", V::Seconds(0, 10), "", "dumbbell"},
         {"hubIslands", "aggregation-alone: islands around the hub", "4", V::Integer(2, 64), "", "star"},
-        {"schedules", "schedule-comparison: comma-separated schedules (files, shipped names, baselines: all-reduce, ring, exp-graph, grid, star, diloco)", "all-in-one,3x3-rotating,ring,star", V::List(), "", "comparison"},
+        {"schedules", "schedule-comparison: comma-separated schedules (files, shipped names, baselines: ring-allreduce, tree-allreduce, parameter-server, all-to-all, grid, exp-graph, diloco, ring (gossip))", "all-in-one,3x3-rotating,ring,grid", V::List(), "", "comparison"},
         {"monitor", "bench-raw-udp: also install the module's LinkMonitor (its cost)", "false", V::Flag(), "", "bench"},
         {"minCpu", "bench-fluid: repeat evaluations for at least this many CPU seconds", "0.5", V::Seconds(0, 3600), "", "bench"},
+        {"json", "optimize-schedule: print the whole result (best schedule with the pattern of every clique, round times, score, bound and gap; every baseline) as one JSON object on standard output", "false", V::Flag(), "", "optimize"},
         {"gridOut", "bench-inputs: write the grid baseline schedule here", "", V::Text(), "", "bench"},
     };
     // clang-format on
