@@ -236,13 +236,18 @@ ScenarioHelper::BuildCollectives()
             {
                 members.push_back(m_graph->IslandNode(city));
             }
-            if (!m_exchangeProvider)
+            CliqueExchange x;
+            try
             {
-                throw std::invalid_argument(where + "pattern '" + PatternName(pattern) +
-                                            "' needs the clique's structure: set an exchange "
-                                            "provider");
+                // The planner's structure (the one the fluid CostModel charges), unless a
+                // provider replaces it.
+                x = m_exchangeProvider ? m_exchangeProvider(members, pattern)
+                                       : m_traffic->Exchange(members, pattern);
             }
-            CliqueExchange x = m_exchangeProvider(members, pattern);
+            catch (const std::invalid_argument& e)
+            {
+                throw std::invalid_argument(where + e.what());
+            }
             std::vector<uint32_t> got = x.members;
             std::sort(got.begin(), got.end());
             std::sort(members.begin(), members.end());
@@ -385,6 +390,7 @@ ScenarioHelper::Reroute(uint32_t edge)
     m_traffic.reset();
     m_routes = std::make_unique<RoutePlanner>(*m_graph);
     m_traffic = std::make_unique<TrafficPlanner>(*m_routes, m_caps);
+    m_traffic->SetSizing(m_sizing);
     WanNetworkHelper::ClearRoutes(*m_network);
     InstallRouting();
     for (const auto& [id, app] : m_appOf)
@@ -508,7 +514,6 @@ ScenarioHelper::Build()
     WanNetworkHelper wan;
     wan.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
-    BuildCollectives();
     m_network = std::make_unique<WanNetwork>(wan.Install(*m_graph));
     m_queues.Install(*m_network);
     WanNetworkHelper::SetLossRate(*m_network, m_lossRate, m_stream);
@@ -545,6 +550,13 @@ ScenarioHelper::Build()
                     std::to_string(m_mtu) + " (largest segment: " +
                     std::to_string(WireFormat::MaxPayload(m_mtu)) + ")");
             }
+            // The planner sizes its structures (ring order, trees, server) for this model.
+            UintegerValue model;
+            app->GetAttribute("ModelBytes", model);
+            m_sizing.modelBytes = static_cast<double>(model.Get());
+            m_sizing.segmentPayloadBytes = static_cast<uint32_t>(seg.Get());
+            m_traffic->SetSizing(m_sizing);
+            BuildCollectives();
         }
         app->SetDirectory(m_network->IslandDirectory());
         std::vector<IslandRoundPlan> plan = PlanFor(id);

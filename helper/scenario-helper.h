@@ -85,9 +85,10 @@ class ScenarioHelper
         std::function<CliqueExchange(const std::vector<uint32_t>& members, ExchangePattern)>;
     /**
      * Where the ring order, the trees and the parameter server of RING, TREE and
-     * PARAMETER_SERVER cliques come from. The default is the TrafficPlanner (once it plans
-     * these patterns); a provider given here (e.g. a test's hand-built structure) replaces it.
-     * Asked once per clique in Build().
+     * PARAMETER_SERVER cliques come from. The default is TrafficPlanner::Exchange, sized for
+     * the islands' ModelBytes and SegmentSize (the structure the fluid CostModel charges); a
+     * provider given here (e.g. a test's hand-built structure) replaces it. Asked once per
+     * clique in Build(); the structures stay when the network reroutes.
      */
     void SetExchangeProvider(ExchangeProvider provider);
     /// Number of rounds to simulate (the schedule's period repeats).
@@ -221,6 +222,7 @@ class ScenarioHelper
     std::map<std::pair<std::size_t, std::size_t>, uint32_t> m_aggregatorOf; ///< clique -> node
     std::map<uint32_t, Ptr<FpgaAggregator>> m_aggregators;
     ExchangeProvider m_exchangeProvider;
+    ExchangeSizing m_sizing; ///< The islands' model and segment sizes (for the planner).
     /// (period round, clique) -> structure of its ring, tree or parameter server.
     std::map<std::pair<std::size_t, std::size_t>, CliqueExchange> m_collectives;
 

@@ -345,6 +345,89 @@ class DoubleTreeTestCase : public TestCase
     }
 };
 
+/**
+ * The planner's own structure (no hand-built one): the packet-level round against the fluid
+ * CostModel's round of the same clique and pattern on the same graph: within \p tolerance for
+ * the ring and the parameter server; for the tree between the fluid bandwidth bound and the
+ * fluid round (see DoRun).
+ */
+class FluidAgreementTestCase : public TestCase
+{
+  public:
+    FluidAgreementTestCase(std::string name, Topology topology, std::vector<std::string> cities,
+                           ExchangePattern pattern, uint64_t model, double tolerance)
+        : TestCase(PatternName(pattern) + " on " + name + ": packet level against the fluid " +
+                   "CostModel")
+        , m_name(std::move(name))
+        , m_topology(std::move(topology))
+        , m_cities(std::move(cities))
+        , m_pattern(pattern)
+        , m_model(model)
+        , m_tolerance(tolerance)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t segment = 8192;
+        ScenarioHelper s;
+        s.SetTopology(m_topology);
+        s.SetSchedule(OneClique(m_cities, m_pattern));
+        s.SetIslandAttribute("ModelBytes", UintegerValue(m_model));
+        s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
+        s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
+        s.SetIslandAttribute("CheckValues", UintegerValue(100));
+        Outcome o = RunScenario(s);
+        NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
+        NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
+        CostParameters params;
+        params.modelBytes = static_cast<double>(m_model);
+        params.segmentPayloadBytes = segment;
+        CostModel cm(s.GetGraph(), s.GetCapabilities(), params);
+        std::vector<uint32_t> members;
+        for (const auto& c : m_cities)
+        {
+            members.push_back(s.GetGraph().IslandNode(c));
+        }
+        double fluid = cm.Round({members}, {m_pattern}).commS;
+        double measured = o.result.rounds.at(0).endS - o.result.rounds.at(0).startS;
+        std::clog << PatternName(m_pattern) << " on " << m_name << ": packet " << measured
+                  << " s, fluid " << fluid << " s\n";
+        if (m_pattern != ExchangePattern::TREE)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(measured, fluid, m_tolerance * fluid,
+                                      "packet " << measured << " s, fluid " << fluid << " s");
+        }
+        else
+        {
+            // The fluid tree adds the whole pipeline latency (every level's chunk and latency,
+            // up and down) after the last bit of its busiest link: an upper bound, since at
+            // packet level most of that latency overlaps the transfer. Without the tail it is
+            // the bandwidth bound (every link's bytes at its rate): a lower bound.
+            double tail = 0;
+            for (const auto& phase : cm.Exchange(members, m_pattern).phases)
+            {
+                for (const auto& f : phase)
+                {
+                    tail = std::max(tail, f.tailS);
+                }
+            }
+            std::clog << "  tree bracket: [" << fluid - tail << ", " << fluid << "] s\n";
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(measured, fluid - tail, "faster than the bandwidth bound");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(measured, fluid, "slower than the fluid upper bound");
+        }
+        Simulator::Destroy();
+    }
+
+    std::string m_name;
+    Topology m_topology;
+    std::vector<std::string> m_cities;
+    ExchangePattern m_pattern;
+    uint64_t m_model;
+    double m_tolerance;
+};
+
 /// Contributes (island, round)-specific values, keeps what the exchange averages.
 class RecordingLearner : public IslandLearner
 {
@@ -607,6 +690,19 @@ class CollectiveExchangeTestSuite : public TestSuite
         AddTestCase(new ParameterServerAnalyticTestCase(4), TestCase::QUICK);
         AddTestCase(new TreePipelineTestCase, TestCase::QUICK);
         AddTestCase(new DoubleTreeTestCase, TestCase::QUICK);
+        const std::vector<std::string> cycle{"C0", "C1", "C2", "C3"};
+        const std::vector<std::string> star{"L0", "L1", "L2", "L3"};
+        for (ExchangePattern p :
+             {ExchangePattern::RING, ExchangePattern::TREE, ExchangePattern::PARAMETER_SERVER})
+        {
+            AddTestCase(new FluidAgreementTestCase("a cycle of 4", CycleTopology(4, 10e9, 5e-3),
+                                                   cycle, p, 40000000, 0.03),
+                        TestCase::QUICK);
+            AddTestCase(new FluidAgreementTestCase("a star of 4",
+                                                   StarTopology(4, 10e9, 4e-3, kAccessRate), star,
+                                                   p, 20000000, 0.03),
+                        TestCase::QUICK);
+        }
         for (ExchangePattern p :
              {ExchangePattern::RING, ExchangePattern::TREE, ExchangePattern::PARAMETER_SERVER})
         {
