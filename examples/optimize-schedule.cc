@@ -9,9 +9,9 @@
 //   ./optimize-schedule --topology=data/nine-city.topology --capabilities=unicast,multicast
 //       --modelBytes=1e9 --linkRate=100e9 --period=2 --computeTime=0.1
 //       --islands=AMS,FRA,LON,NYC --seed=1 --out=schedule.json
-//   ./optimize-schedule --synthetic=32 --topologySeed=1 --capabilities=unicast --json
+//   ./optimize-schedule --synthetic=32 --topologySeed=1 --capabilities=unicast --printJson
 //
-// --json prints the whole result as one JSON object (OptimizationReport::ToJson): "best" (the
+// --printJson prints the whole result as one JSON object (OptimizationReport::ToJson): "best" (the
 // schedule with the pattern of every clique, "round_times_s", "score" in seconds, lower is
 // better, and the bound and gap of the search) and "baselines" (each with "name", "patterns",
 // "round_times_s" and "score").
@@ -105,7 +105,7 @@ main(int argc, char* argv[])
     options.Parse(argc, argv);
     const std::string out = options.GetText("out");
     const std::string writeTopology = options.GetText("writeTopology");
-    const bool json = options.GetFlag("json");
+    const bool json = options.GetFlag("printJson");
     const bool baselines = options.GetFlag("baselines");
 
     try

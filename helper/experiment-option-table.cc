@@ -125,7 +125,7 @@ ExperimentOptions::Table()
         {"schedules", "schedule-comparison: comma-separated schedules (files, shipped names, baselines: ring-allreduce, tree-allreduce, parameter-server, all-to-all, grid, exp-graph, diloco, ring (gossip))", "all-in-one,3x3-rotating,ring,grid", V::List(), "", "comparison"},
         {"monitor", "bench-raw-udp: also install the module's LinkMonitor (its cost)", "false", V::Flag(), "", "bench"},
         {"minCpu", "bench-fluid: repeat evaluations for at least this many CPU seconds", "0.5", V::Seconds(0, 3600), "", "bench"},
-        {"json", "optimize-schedule: print the whole result (best schedule with the pattern of every clique, round times, score, bound and gap; every baseline) as one JSON object on standard output", "false", V::Flag(), "", "optimize"},
+        {"printJson", "optimize-schedule: print the whole result (best schedule with the pattern of every clique, round times, score, bound and gap; every baseline) as one JSON object on standard output", "false", V::Flag(), "", "optimize"},
         {"gridOut", "bench-inputs: write the grid baseline schedule here", "", V::Text(), "", "bench"},
     };
     // clang-format on
