@@ -383,9 +383,6 @@ def schedule_variants(text):
               '["broadcast"]}]}', "reject", 1, ["broadcast"]))
     v.append(("patterns-valid", '{"rounds": [{"cliques": [["AMS", "FRA", "SEO"], ["LON", '
               '"NYC"]], "patterns": ["ring", "ps"]}]}', "accept", None, []))
-    # Well-formed, but the default capabilities (unicast) do not allow multicast.
-    v.append(("patterns-not-allowed", '{"rounds": [{"cliques": [["AMS", "FRA"], ["LON", "NYC"]], '
-              '"patterns": ["ring", "multicast"]}]}', "reject", None, ["multicast", "capabilities"]))
     for cut in (1, len(text) // 4, len(text) // 2, len(text) - 3):
         v.append(("truncated-%d" % cut, text[:cut], "reject", None, []))
     deep = '{"name": "deep", "rounds": ' + "[" * 40000 + "]" * 40000 + "}"
