@@ -158,6 +158,7 @@ ScenarioHelper::PlanFor(uint32_t island) const
         plan.clique = m_schedule.CliqueIndex(p, city);
         if (plan.clique >= 0)
         {
+            plan.pattern = PatternOf(p, plan.clique);
             plan.cliqueKey = CliqueKey(p, plan.clique);
             for (const auto& member : m_schedule.RoundAt(p).cliques[plan.clique])
             {
@@ -168,7 +169,22 @@ ScenarioHelper::PlanFor(uint32_t island) const
                 }
             }
             plan.targets = plan.peers;
-            if (!plan.peers.empty() && plan.pattern != ExchangePattern::ALL_TO_ALL)
+            auto collective = m_collectives.find({p, static_cast<std::size_t>(plan.clique)});
+            if (!plan.peers.empty() && collective != m_collectives.end())
+            {
+                const CliqueExchange& x = collective->second;
+                plan.members = x.members;
+                plan.trees = x.trees;
+                plan.chunkBytes = x.chunkBytes;
+                if (x.pattern == ExchangePattern::PARAMETER_SERVER)
+                {
+                    // ParameterServerExchange: the server first.
+                    std::rotate(plan.members.begin(), plan.members.begin() + x.server,
+                                plan.members.end());
+                }
+            }
+            if (!plan.peers.empty() && (plan.pattern == ExchangePattern::MULTICAST ||
+                                        plan.pattern == ExchangePattern::AGGREGATION))
             {
                 const GroupInfo& g = m_groups.at({p, plan.clique, island});
                 plan.group = g.group;
@@ -184,6 +200,74 @@ ScenarioHelper::PlanFor(uint32_t island) const
         plans.push_back(plan);
     }
     return plans;
+}
+
+ExchangePattern
+ScenarioHelper::PatternOf(std::size_t p, std::size_t c) const
+{
+    return m_schedule.RoundAt(p).PatternOf(c, m_caps.RichestPattern());
+}
+
+void
+ScenarioHelper::SetExchangeProvider(ExchangeProvider provider)
+{
+    m_exchangeProvider = std::move(provider);
+}
+
+void
+ScenarioHelper::BuildCollectives()
+{
+    for (std::size_t p = 0; p < m_schedule.Period(); ++p)
+    {
+        const auto& cliques = m_schedule.RoundAt(p).cliques;
+        for (std::size_t c = 0; c < cliques.size(); ++c)
+        {
+            ExchangePattern pattern = PatternOf(p, c);
+            std::string where = "schedule '" + m_schedule.GetName() + "', round " +
+                                std::to_string(p) + ", clique " + std::to_string(c) + ": ";
+            if (!m_caps.Allows(pattern))
+            {
+                throw std::invalid_argument(where + "pattern '" + PatternName(pattern) +
+                                            "' needs network capabilities this run does not "
+                                            "have");
+            }
+            if (cliques[c].size() < 2 ||
+                (pattern != ExchangePattern::RING && pattern != ExchangePattern::TREE &&
+                 pattern != ExchangePattern::PARAMETER_SERVER))
+            {
+                continue;
+            }
+            std::vector<uint32_t> members;
+            for (const auto& city : cliques[c])
+            {
+                members.push_back(m_graph->IslandNode(city));
+            }
+            CliqueExchange x;
+            try
+            {
+                // The planner's structure (the one the fluid CostModel charges), unless a
+                // provider replaces it.
+                x = m_exchangeProvider ? m_exchangeProvider(members, pattern)
+                                       : m_traffic->Exchange(members, pattern);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw std::invalid_argument(where + e.what());
+            }
+            std::vector<uint32_t> got = x.members;
+            std::sort(got.begin(), got.end());
+            std::sort(members.begin(), members.end());
+            if (x.pattern != pattern || got != members ||
+                (pattern == ExchangePattern::TREE && x.trees.empty()) ||
+                (pattern == ExchangePattern::PARAMETER_SERVER &&
+                 (x.server < 0 || x.server >= static_cast<int32_t>(members.size()))))
+            {
+                throw std::invalid_argument(where + "the " + PatternName(pattern) +
+                                            " structure does not match the clique");
+            }
+            m_collectives[{p, c}] = std::move(x);
+        }
+    }
 }
 
 void
@@ -334,6 +418,7 @@ ScenarioHelper::Reroute(uint32_t edge)
     {
         m_traffic.reset();
         m_traffic = std::make_unique<TrafficPlanner>(*m_routes, m_caps);
+        m_traffic->SetSizing(m_sizing);
         WanNetworkHelper::ClearRoutes(*m_network);
         InstallRouting();
         for (const auto& [id, app] : m_appOf)
@@ -499,6 +584,13 @@ ScenarioHelper::Build()
                     std::to_string(m_mtu) + " (largest segment: " +
                     std::to_string(WireFormat::MaxPayload(m_mtu)) + ")");
             }
+            // The planner sizes its structures (ring order, trees, server) for this model.
+            UintegerValue model;
+            app->GetAttribute("ModelBytes", model);
+            m_sizing.modelBytes = static_cast<double>(model.Get());
+            m_sizing.segmentPayloadBytes = static_cast<uint32_t>(seg.Get());
+            m_traffic->SetSizing(m_sizing);
+            BuildCollectives();
         }
         app->SetDirectory(m_network->IslandDirectory());
         std::vector<IslandRoundPlan> plan = PlanFor(id);
@@ -733,6 +825,7 @@ ScenarioHelper::Collect(double wallS) const
         for (uint32_t c = 0; c < cliques.size(); ++c)
         {
             RoundRecord rec{round, c, "", std::numeric_limits<double>::infinity(), 0, 0, 0};
+            rec.pattern = PatternName(PatternOf(round % m_schedule.Period(), c));
             bool finished = true;
             for (const auto& city : cliques[c])
             {

@@ -80,6 +80,17 @@ class ScenarioHelper
     /// Called with (round, time) when the last island finished a round (after every island's
     /// synchronisation of that round, before the next one starts when rounds are barriers).
     void SetRoundObserver(std::function<void(uint32_t, double)> observer);
+    /// The structure of one clique's exchange under a pattern (members are island nodes).
+    using ExchangeProvider =
+        std::function<CliqueExchange(const std::vector<uint32_t>& members, ExchangePattern)>;
+    /**
+     * Where the ring order, the trees and the parameter server of RING, TREE and
+     * PARAMETER_SERVER cliques come from. The default is TrafficPlanner::Exchange, sized for
+     * the islands' ModelBytes and SegmentSize (the structure the fluid CostModel charges); a
+     * provider given here (e.g. a test's hand-built structure) replaces it. Asked once per
+     * clique in Build(); the structures stay when the network reroutes.
+     */
+    void SetExchangeProvider(ExchangeProvider provider);
     /// Number of rounds to simulate (the schedule's period repeats).
     void SetRounds(uint32_t rounds);
     /// MTU of every link (default 9000).
@@ -158,6 +169,10 @@ class ScenarioHelper
     };
 
     std::vector<IslandRoundPlan> PlanFor(uint32_t island) const;
+    /// The pattern of clique \p c of period round \p p (the schedule's, else the richest).
+    ExchangePattern PatternOf(std::size_t p, std::size_t c) const;
+    /// Check every clique's pattern and plan the structure of the unicast collectives.
+    void BuildCollectives();
     void BuildMulticast();
     void BuildAggregation();
     void InstallRouting();
@@ -210,6 +225,10 @@ class ScenarioHelper
     std::map<std::tuple<std::size_t, std::size_t, uint32_t>, GroupInfo> m_groups; ///< multicast
     std::map<std::pair<std::size_t, std::size_t>, uint32_t> m_aggregatorOf; ///< clique -> node
     std::map<uint32_t, Ptr<FpgaAggregator>> m_aggregators;
+    ExchangeProvider m_exchangeProvider;
+    ExchangeSizing m_sizing; ///< The islands' model and segment sizes (for the planner).
+    /// (period round, clique) -> structure of its ring, tree or parameter server.
+    std::map<std::pair<std::size_t, std::size_t>, CliqueExchange> m_collectives;
 
     std::map<uint32_t, uint32_t> m_gateCount; ///< round -> islands that finished it
     std::map<uint32_t, uint32_t> m_finishCount; ///< round -> islands that finished it (all modes)

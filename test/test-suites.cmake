@@ -1,6 +1,7 @@
 # Registers every ns-3 TestSuite of the module with CTest (standalone build).
 set(IN_NS3_SUITES
     intelligent-network-exchange
+    intelligent-network-collectives
     intelligent-network-routers
     intelligent-network-faults
     intelligent-network-fluid
