@@ -3,6 +3,7 @@ set(IN_NS3_SUITES
     intelligent-network-exchange
     intelligent-network-routers
     intelligent-network-faults
+    intelligent-network-loss-envelope
     intelligent-network-fluid
     intelligent-network-training
     intelligent-network-options
