@@ -239,10 +239,10 @@ for net in pair leaves; do
     for cc in Cubic NewReno; do
         for i in $(seq 1 "$reps"); do
             run "tcp-ours-$net-$cc-r$i" tcp nine-city-training --topology="$topo" \
-                --schedule="$work/$net.json" --mode=unicast --rounds=2 --modelBytes=$tcp_bytes \
+                --schedule="$work/$net.json" --mode=unicast --rounds=1 --modelBytes=$tcp_bytes \
                 --transport=tcp --congestionControl=$cc
             run "tcp-raw-$net-$cc-r$i" tcp bench-raw-tcp --topology="$topo" \
-                --schedule="$work/$net.json" --mode=unicast --rounds=2 --modelBytes=$tcp_bytes \
+                --schedule="$work/$net.json" --mode=unicast --rounds=1 --modelBytes=$tcp_bytes \
                 --congestionControl=$cc
         done
     done
