@@ -115,7 +115,8 @@ main(int argc, char* argv[])
             {
                 NetworkGraphOptions go;
                 go.privateRateBps = rate;
-                go.accessRateBps = rate;
+                go.metroRateBps = rate; // the devices' attachment (device edge)
+                go.exchangeRateBps = rate;
                 NetworkGraph graph = NetworkGraph::FromTopology(topology, go);
                 for (double size : sizes)
                 {

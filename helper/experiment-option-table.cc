@@ -24,6 +24,7 @@
 
 #include "ns3/data-directory.h"
 #include "ns3/graphml-topology-reader.h"
+#include "ns3/network-graph.h"
 #include "ns3/proxy-task.h"
 
 #include <string>
@@ -46,7 +47,14 @@ ExperimentOptions::Table()
         {"graphmlLinkRate", "GraphML: rate of links without LinkSpeed/LinkSpeedRaw, bit/s", "10e9", V::Rate(), "", "topology"},
         // network
         {"linkRate", "Rate of every private link, bit/s (0: the topology's)", "0", V::Rate(true), "", "network"},
-        {"accessRate", "Rate of every island's access link, bit/s (0: its device's edge capacity)", "0", V::Rate(true), "", "network"},
+        {"accessRate", "Rate of every device's attachment to its city: its metro link (to the city's island and internet edge) and its exchange link, bit/s (0: the device's edge capacity; the island's own link always carries what its metro can)", "0", V::Rate(true), "", "network"},
+        {"metroLatency", "One-way latency of a device's metro link (device - city's metro fabric), s (default: 10 km of metro fibre)", OptionValidator::ToText(NetworkGraphOptions().metroLatencyS), V::Seconds(1e-9, 1), "", "network"},
+        {"cityExchange", "Join the devices of a city with two or more through an exchange node (a cross-connect site, DoubleZero's DZX); off: only the topology's own intra-city links join them", "true", V::Flag(), "", "network"},
+        {"exchangeLatency", "One-way latency of a device's exchange link, s (default: 50 km of metro fibre, so that the topology's intra-city links are preferred)", OptionValidator::ToText(NetworkGraphOptions().exchangeLatencyS), V::Seconds(1e-9, 1), "", "network"},
+        {"latencyCheck", "Links faster than light in fibre (4.9 us/km) over the great-circle distance of their cities: warn (on standard error), fix (raise them to that bound) or off", "warn", V::Choice({"warn", "fix", "off"}), "", "network"},
+        {"routingMetric", "What routes minimise: latency, latency+hops (latency + --hopCost per hop) or latency+capacity (latency + --capacityCost / rate per hop)", "latency", V::Choice({"latency", "latency+hops", "latency+capacity"}), "", "network"},
+        {"hopCost", "Per-hop term of --routingMetric=latency+hops, s", OptionValidator::ToText(RoutingOptions().hopCostS), V::Seconds(0, 1), "", "network"},
+        {"capacityCost", "Capacity term of --routingMetric=latency+capacity, bits: a hop costs the time to send this many bits over it", OptionValidator::ToText(RoutingOptions().capacityCostBits), V::Real(0, 1e15), "", "network"},
         {"publicRate", "Rate of every public-internet path, bit/s (0: the topology's; DoubleZero samples and .topology files without one: 1 Gbps)", "0", V::Rate(true), "", "network"},
         // exchange, schedule, optimizer
         {"mode", "unicast | multicast | aggregation", "unicast", V::Choice({"unicast", "multicast", "aggregation"}), "", "exchange"},

@@ -896,7 +896,38 @@ ExperimentOptions::ToGraphOptions() const
 {
     NetworkGraphOptions go;
     go.privateRateBps = Has("linkRate") ? GetDouble("linkRate") : 0;
-    go.accessRateBps = Has("accessRate") ? GetDouble("accessRate") : 0;
+    // --accessRate: a device's attachment to its city (metro and exchange links); the
+    // island's own access link stays at its default (what the city's metro can carry).
+    go.metroRateBps = Has("accessRate") ? GetDouble("accessRate") : 0;
+    go.exchangeRateBps = go.metroRateBps;
+    if (Has("metroLatency"))
+    {
+        go.metroLatencyS = GetDouble("metroLatency");
+    }
+    if (Has("cityExchange"))
+    {
+        go.exchange = GetFlag("cityExchange");
+    }
+    if (Has("exchangeLatency"))
+    {
+        go.exchangeLatencyS = GetDouble("exchangeLatency");
+    }
+    if (Has("latencyCheck"))
+    {
+        go.latencyCheck = TopologyLatencyCheck::ParseMode(GetText("latencyCheck"));
+    }
+    if (Has("routingMetric"))
+    {
+        go.routing.metric = RoutingOptions::ParseMetric(GetText("routingMetric"));
+    }
+    if (Has("hopCost"))
+    {
+        go.routing.hopCostS = GetDouble("hopCost");
+    }
+    if (Has("capacityCost"))
+    {
+        go.routing.capacityCostBits = GetDouble("capacityCost");
+    }
     go.publicRateBps = Has("publicRate") ? GetDouble("publicRate") : 0;
     return go;
 }

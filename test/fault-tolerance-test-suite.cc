@@ -291,8 +291,7 @@ class FpgaFailureTestCase : public TestCase
         ScenarioResult r = s.Run();
         NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
         // A multicast of the model over two 10 Gbps hops of 2 ms, plus the timeout.
-        double transfer = PacedTransferTime(model, 8192, {1e12, 10e9, 10e9, 1e12},
-                                            {10e-6, 2e-3, 2e-3, 10e-6});
+        double transfer = PacedTransferTime(model, 8192, IslandPath({10e9, 10e9}, {2e-3, 2e-3}, 1e12));
         for (const auto& city : s.GetIslandCities())
         {
             Ptr<TrainingIsland> app = s.GetIsland(city);

@@ -24,7 +24,8 @@ NineCity(double rate)
 {
     NetworkGraphOptions o;
     o.privateRateBps = rate;
-    o.accessRateBps = rate;
+    o.metroRateBps = rate;
+    o.exchangeRateBps = rate;
     return NetworkGraph::FromTopology(
         TopologyReader::ReadFile(std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology"),
         o);

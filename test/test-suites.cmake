@@ -6,6 +6,7 @@ set(IN_NS3_SUITES
     intelligent-network-loss-envelope
     intelligent-network-fluid
     intelligent-network-training
+    intelligent-network-fabric
     intelligent-network-options
     intelligent-network-transport
 )
