@@ -635,7 +635,21 @@ UdpTransport::OnRto(uint64_t handle)
     }
     else
     {
-        for (uint32_t r : s.state.PendingReceivers())
+        // Resend at once what the receivers are known to miss and was last sent more than a
+        // round trip ago (its retransmission was lost: a NACK for it can only come from a
+        // later packet, and at the tail there is none); poll only where the acks left segments
+        // unreported (the tail itself, or lost acks). Without this each loss generation at the
+        // tail cost a timeout plus a poll round trip, also exposed to loss.
+        uint32_t queued = s.state.QueueKnownLost(Simulator::Now().GetSeconds() - s.srtt);
+        if (queued > 0)
+        {
+            NS_LOG_INFO("island " << m_islandId << " round " << s.msg.round << ": " << queued
+                                  << " segments known lost queued at the timeout");
+            Resume(handle);
+        }
+        for (uint32_t r :
+             queued == 0 || s.state.HasUnreported() ? s.state.PendingReceivers()
+                                                    : std::vector<uint32_t>{})
         {
             IslandHeader h;
             h.type = IslandHeader::POLL;
@@ -961,9 +975,18 @@ UdpTransport::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
     uint32_t& high = s->highest[h.island];
     high = std::max(high, std::min(h.count, s->state.Count()));
     std::size_t queuedBefore = s->state.QueuedRetransmissions();
+    // The ack describes every segment up to the highest the receiver saw (the end of its
+    // last NACK range when the list was cut at MaxNackRanges): the rest has arrived.
+    uint32_t known = std::min(h.count, s->state.Count());
+    if (!nacks.empty())
+    {
+        uint64_t lastEnd = static_cast<uint64_t>(nacks.back().first) + nacks.back().second;
+        uint32_t end = static_cast<uint32_t>(std::min<uint64_t>(lastEnd, s->state.Count()));
+        known = nacks.size() >= m_maxNackRanges ? std::min(known, end) : std::max(known, end);
+    }
     Feedback fb;
-    fb.progress =
-        s->state.OnAck(h.island, h.seq, nacks, static_cast<double>(h.timestamp) * 1e-9);
+    fb.progress = s->state.OnAck(h.island, h.seq, nacks,
+                                 static_cast<double>(h.timestamp) * 1e-9, known);
     fb.lost = static_cast<uint32_t>(
         std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
     fb.lostHighest = s->state.LastQueuedHighest();

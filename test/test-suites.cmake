@@ -4,6 +4,7 @@ set(IN_NS3_SUITES
     intelligent-network-collectives
     intelligent-network-routers
     intelligent-network-faults
+    intelligent-network-loss-envelope
     intelligent-network-fluid
     intelligent-network-training
     intelligent-network-fabric
