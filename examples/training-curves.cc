@@ -4,8 +4,9 @@
 // Accuracy and loss against simulated wall-clock time, time to target and the gap to colocated
 // training, for the proxy task (by default an MLP on label-skewed shards) on the nine-city
 // network: colocated training (all data, same compute, free synchronisation), islands that
-// never communicate, unicast all-reduce, and the best schedules the optimizer finds for
-// unicast, multicast and multicast + in-network aggregation. Round times come from the fluid
+// never communicate, ring all-reduce, and the best schedules the optimizer finds (--objective,
+// by default the predicted training time) for the capability sets {unicast}, +multicast and
+// +aggregation. Round times come from the fluid
 // CostModel (checked against the packet level by the intelligent-network-fluid TestSuite);
 // the training is real (GapEvaluator / TrainingRun: inner steps on every island's shard, exact
 // averaging or the FPGA's fixed-point sums). The target is --targetFraction of the colocated
@@ -60,6 +61,9 @@ main(int argc, char* argv[])
     uint64_t seed = 1;
     std::string csvPath = "training-curves.csv";
     std::string jsonPath = "training-summary.json";
+    std::string objectiveName = "training";
+    double disagreementWeight = TrainingTimeObjective::kDefaultWeight;
+    std::string scheduleDir;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "Topology file", topologyPath);
@@ -107,6 +111,15 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "Seed of the task, minibatches and optimizer", seed);
     cmd.AddValue("csv", "Output: every curve (series,time_s,loss,accuracy)", csvPath);
     cmd.AddValue("json", "Output: summary", jsonPath);
+    cmd.AddValue("objective",
+                 "What the optimizer minimises: training (predicted training time) | consensus "
+                 "(seconds to consensus)",
+                 objectiveName);
+    cmd.AddValue("disagreementWeight", "--objective=training: weight k of the disagreement",
+                 disagreementWeight);
+    cmd.AddValue("scheduleDir",
+                 "Also write every series' schedule as <dir>/<series>.json (packet-level reruns)",
+                 scheduleDir);
     cmd.Parse(argc, argv);
 
     try
@@ -115,6 +128,11 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument(
                 "--modelBytes, --linkRate, --computeTime and --horizon must be positive");
+        }
+        if (objectiveName != "training" && objectiveName != "consensus")
+        {
+            throw std::invalid_argument("--objective: expected training or consensus, not '" +
+                                        objectiveName + "'");
         }
         Topology topology = TopologyReader::Read(topologyPath);
         std::vector<std::string> cities = topology.CityCodes();
@@ -171,6 +189,7 @@ main(int argc, char* argv[])
         nlohmann::json summary = {
             {"modelBytes", modelBytes},
             {"linkRate", linkRate},
+            {"seed", seed},
             {"computeTime", computeTime},
             {"localSteps", localSteps},
             {"task", taskKind},
@@ -202,23 +221,26 @@ main(int argc, char* argv[])
         struct Series
         {
             std::string name;
-            ExchangePattern mode;
+            std::string capabilities;
             bool optimize;
             bool communicate;
         };
 
         std::vector<Series> series = {
-            {"no communication", ExchangePattern::ALL_TO_ALL, false, false},
-            {"unicast all-reduce", ExchangePattern::ALL_TO_ALL, false, true},
-            {"best unicast", ExchangePattern::ALL_TO_ALL, true, true},
-            {"best multicast", ExchangePattern::MULTICAST, true, true},
-            {"best multicast+aggregation", ExchangePattern::AGGREGATION, true, true}};
+            {"no communication", "unicast", false, false},
+            {"ring all-reduce", "unicast", false, true},
+            {"best unicast", "unicast", true, true},
+            {"best multicast", "unicast,multicast", true, true},
+            {"best aggregation", "unicast,multicast,aggregation", true, true}};
+        summary["objective"] = objectiveName;
+        summary["disagreementWeight"] = disagreementWeight;
         for (const Series& s : series)
         {
-            NetworkCapabilities caps = NetworkCapabilities::ForPattern(s.mode);
+            NetworkCapabilities caps;
+            caps.SetSwitches(s.capabilities);
             caps.slotBytes = segmentSize;
             CostModel cost(graph, caps, params);
-            Schedule schedule = BaselineSchedules::AllReduce(cities);
+            Schedule schedule = BaselineSchedules::Collective(cities, ExchangePattern::RING);
             std::vector<double> times;
             if (!s.communicate)
             {
@@ -237,17 +259,31 @@ main(int argc, char* argv[])
                     OptimizerOptions options;
                     options.maxPeriod = period;
                     options.seed = seed;
+                    if (objectiveName == "training")
+                    {
+                        options.objective = std::make_shared<TrainingTimeObjective>(
+                            cities.size(), disagreementWeight);
+                    }
                     schedule = ScheduleOptimizer(cost, cities, options).Optimize().schedule;
                 }
-                times = cost.PeriodRoundTimes(schedule);
+                times = ScheduleOptimizer(cost, cities).Evaluate(schedule).roundTimes;
             }
             double mean = 0;
             for (double t : times)
             {
                 mean += t / times.size();
             }
-            SyncMode sync =
-                s.mode == ExchangePattern::AGGREGATION ? SyncMode::FIXED_POINT : SyncMode::EXACT;
+            SyncMode sync = caps.aggregation ? SyncMode::FIXED_POINT : SyncMode::EXACT;
+            std::string schedulePath;
+            if (!scheduleDir.empty() && s.communicate)
+            {
+                schedulePath = scheduleDir + "/" + s.name + ".json";
+                for (char& c : schedulePath)
+                {
+                    c = c == ' ' ? '-' : c;
+                }
+                schedule.Save(schedulePath);
+            }
             GapResult result =
                 evaluator.Evaluate(schedule, cities, times, horizon, sync, 16, false);
             writeCurve(s.name, result.curve);
@@ -255,7 +291,9 @@ main(int argc, char* argv[])
             std::printf("%-28s %-24s %10.3f %14.2f %10.2f %10.4f\n", s.name.c_str(), sizes.c_str(),
                         mean, result.timeToTargetS, result.gap, result.curve.back().accuracy);
             summary["series"].push_back({{"name", s.name},
-                                         {"mode", PatternName(s.mode)},
+                                         {"capabilities", s.capabilities},
+                                         {"scheduleFile", schedulePath},
+                                         {"roundTimes", times},
                                          {"schedule", schedule.GetName()},
                                          {"cliques", sizes},
                                          {"describe", schedule.Describe()},

@@ -92,6 +92,9 @@ main(int argc, char* argv[])
     cmd.AddValue("heterogeneity", "Linear tasks: non-iid shards, 0 = iid", heterogeneity);
     cmd.AddValue("fixedPointBits", "Fraction bits of the aggregated fixed point", fixedPointBits);
     cmd.AddValue("seed", "Seed of the task and the minibatches", seed);
+    std::string transport = "ideal";
+    cmd.AddValue("transport", "How islands move messages: ideal | cc | tcp (ScenarioHelper)",
+                 transport);
     cmd.AddValue("db", "Results database (none: do not record)", db);
     cmd.AddValue("runKey", "Identity of this run in the database", runKey);
     cmd.Parse(argc, argv);
@@ -141,6 +144,7 @@ main(int argc, char* argv[])
         scenario.SetSchedule(schedule);
         scenario.SetCapabilities(NetworkCapabilities::ForPattern(ParsePattern(mode)));
         scenario.SetRounds(rounds);
+        scenario.SetTransport(transport);
         scenario.SetIslandAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
         scenario.SetIslandAttribute("SegmentSize", UintegerValue(segmentSize));
         scenario.SetIslandAttribute("ComputeTime", TimeValue(Seconds(computeTime)));
@@ -181,6 +185,7 @@ main(int argc, char* argv[])
             {"heterogeneity", heterogeneity},
             {"fixedPointBits", fixedPointBits},
             {"modelBytes", modelBytes},
+            {"transport", transport},
             {"segmentSize",
              segmentSize}}.dump();
         database = ResultsDatabase::OpenForRun(db, runKey);

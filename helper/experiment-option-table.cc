@@ -17,6 +17,7 @@
 //     packet     packet-level (ns-3) only         fluid     fluid model only
 //     output     where results go (not recorded)  trace     trace files (not recorded)
 //     report     tool output (not recorded)       proxy, curves, synthetic, dumbbell, star,
+//                                                 validation,
 //                                                 comparison, bench, optimize: one program each
 // doc/options-table.rst is generated from this table (--PrintOptionsRst) and checked
 // against it by a test.
@@ -24,6 +25,7 @@
 
 #include "ns3/data-directory.h"
 #include "ns3/graphml-topology-reader.h"
+#include "ns3/training-time-objective.h"
 
 #include <string>
 
@@ -55,6 +57,8 @@ ExperimentOptions::Table()
         {"islands", "Comma-separated island cities of the optimizer's schedule (empty: every city)", "", V::List(), "", "optimizer"},
         {"period", "Longest schedule period the optimizer searches", "2", V::Integer(1, 8), "", "optimizer"},
         {"seed", "Seed of the optimizer's search and of the training proxy's task and minibatches (ns-3's own streams: RngSeed, RngRun)", "1", V::Integer(0, maxSeed), "", "optimizer"},
+        {"objective", "What the optimizer minimises: training (predicted training time: mean round time x (1 + disagreementWeight x steady-state disagreement of the islands' models with unit drift per round), doc/objective-validation.rst) | consensus (seconds until the worst-case consensus error reaches 1e-3: one exact average)", "consensus", V::Choice({"training", "consensus"}), "", "optimizer"},
+        {"disagreementWeight", "--objective=training: the weight k of the steady-state disagreement (rounds to target grow as 1 + k x disagreement; chosen on a calibration configuration, doc/objective-validation.rst)", OptionValidator::ToText(TrainingTimeObjective::kDefaultWeight), V::Real(0, 1e6), "", "optimizer"},
         {"iterations", "Optimizer: annealing proposals per start and period round", "4000", V::Integer(1, 10000000), "", "optimizer"},
         // islands
         {"modelBytes", "Model bytes every island exchanges per round", A, V::Integer(1, 1000000000000000ULL), "ns3::TrainingIsland::ModelBytes", "island"},
@@ -101,6 +105,11 @@ ExperimentOptions::Table()
         {"targetFraction", "Target loss: colocated final + fraction x (initial - final)", "0.2", V::Real(0, 1), "", "curves"},
         {"csv", "Output: every curve (series,time_s,loss)", "training-curves.csv", V::Text(), "", "curves"},
         {"summaryJson", "Output: summary", "training-summary.json", V::Text(), "", "curves"},
+        // objective validation
+        {"targets", "objective-validation: target fractions of colocated's best held-out accuracy", "0.8,0.9", V::List(), "", "validation"},
+        {"referenceHorizon", "objective-validation: simulated seconds of colocated training whose best held-out accuracy sets the target", "60", V::Seconds(1e-3, 1e6), "", "validation"},
+        {"randomSchedules", "objective-validation: random connected schedules in the family", "30", V::Integer(0, 100000), "", "validation"},
+        {"validationOut", "objective-validation: output CSV, one row per capability set and schedule", "objective-validation.csv", V::Text(), "", "validation"},
         // synthetic topologies
         {"synthetic", "Use a synthetic topology of this many cities instead of --topology (0: no)", "0", V::Integer(0, 10000), "", "synthetic"},
         {"topologySeed", "Seed of the synthetic topology", "1", V::Integer(0, maxSeed), "", "synthetic"},
