@@ -774,7 +774,7 @@ ExperimentOptions::CrossCheck() const
     }
     if (Has("schedule") && !GetText("schedule").empty())
     {
-        for (const char* n : {"islands", "period", "iterations", "objective", "disagreementWeight"})
+        for (const char* n : {"islands", "period", "iterations", "objective", "disagreementWeight", "bestRoundWeight"})
         {
             if (WasGiven(n))
             {
@@ -1101,7 +1101,8 @@ ExperimentOptions::ToOptimizerOptions(std::size_t islands) const
     if (objective == "training")
     {
         oo.objective =
-            std::make_shared<TrainingTimeObjective>(islands, GetDouble("disagreementWeight"));
+            std::make_shared<TrainingTimeObjective>(islands, GetDouble("disagreementWeight"),
+                                                    GetDouble("bestRoundWeight"));
     }
     else if (objective == "consensus")
     {

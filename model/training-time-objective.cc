@@ -17,13 +17,16 @@ namespace
 constexpr int kMaxDoublings = 64;
 } // namespace
 
-TrainingTimeObjective::TrainingTimeObjective(std::size_t islands, double weight)
+TrainingTimeObjective::TrainingTimeObjective(std::size_t islands, double weight,
+                                             double bestWeight)
     : m_metric(islands),
-      m_weight(weight)
+      m_weight(weight),
+      m_bestWeight(bestWeight)
 {
-    if (!(weight >= 0) || !std::isfinite(weight))
+    if (!(weight >= 0) || !std::isfinite(weight) || !(bestWeight >= 0) ||
+        !std::isfinite(bestWeight))
     {
-        throw std::invalid_argument("TrainingTimeObjective: disagreement weight must be finite "
+        throw std::invalid_argument("TrainingTimeObjective: disagreement weights must be finite "
                                     "and >= 0");
     }
 }
@@ -38,8 +41,8 @@ std::string
 TrainingTimeObjective::Description() const
 {
     std::ostringstream o;
-    o << "mean round time x (1 + " << m_weight
-      << " x steady-state disagreement with unit injection per round)";
+    o << "mean round time x (1 + " << m_weight << " x D + " << m_bestWeight
+      << " x D_best), D the steady-state disagreement with unit drift per round";
     return o.str();
 }
 
@@ -50,7 +53,19 @@ TrainingTimeObjective::Weight() const
 }
 
 double
+TrainingTimeObjective::BestWeight() const
+{
+    return m_bestWeight;
+}
+
+double
 TrainingTimeObjective::Disagreement(const std::vector<IndexRound>& rounds) const
+{
+    return Steady(rounds).mean;
+}
+
+SteadyDisagreement
+TrainingTimeObjective::Steady(const std::vector<IndexRound>& rounds) const
 {
     if (rounds.empty())
     {
@@ -58,13 +73,14 @@ TrainingTimeObjective::Disagreement(const std::vector<IndexRound>& rounds) const
     }
     const std::size_t n = m_metric.Islands();
     const double inf = std::numeric_limits<double>::infinity();
+    const SteadyDisagreement never{inf, inf};
     if (n == 1)
     {
         for (const IndexRound& r : rounds)
         {
             m_metric.MixingMatrix(r); // checks indices
         }
-        return 0;
+        return SteadyDisagreement{};
     }
     const Eigen::MatrixXd j = Eigen::MatrixXd::Constant(n, n, 1.0 / n);
     const Eigen::MatrixXd proj = Eigen::MatrixXd::Identity(n, n) - j; // injection, off 1
@@ -84,7 +100,7 @@ TrainingTimeObjective::Disagreement(const std::vector<IndexRound>& rounds) const
     }
     if (ConsensusMetric::TwoNorm(a) >= 1 - 1e-12)
     {
-        return inf; // some disagreement direction is never contracted
+        return never; // some disagreement direction is never contracted
     }
     // Steady state at the period boundary: S = sum_k A^k Q A^kT (Smith's doubling).
     Eigen::MatrixXd s = q;
@@ -103,16 +119,19 @@ TrainingTimeObjective::Disagreement(const std::vector<IndexRound>& rounds) const
     }
     if (!converged || !s.allFinite())
     {
-        return inf;
+        return never;
     }
     // Walk one period from the steady state; D is the mean of trace(S_r) / n after each round.
     double sum = 0;
+    double best = inf;
     for (const auto& br : b)
     {
         s = br * (s + proj) * br.transpose();
-        sum += s.trace() / static_cast<double>(n);
+        double d = std::max(0.0, s.trace() / static_cast<double>(n));
+        sum += d;
+        best = std::min(best, d);
     }
-    return std::max(0.0, sum / static_cast<double>(b.size()));
+    return SteadyDisagreement{sum / static_cast<double>(b.size()), best};
 }
 
 MixingSummary
@@ -120,9 +139,9 @@ TrainingTimeObjective::Mixing(const std::vector<IndexRound>& rounds,
                               const std::vector<double>& timeBounds, double scoreLimit) const
 {
     MixingSummary m;
-    double d = Disagreement(rounds);
-    m.factor = d;
-    m.reaches = std::isfinite(d);
+    SteadyDisagreement d = Steady(rounds);
+    m.factor = 1 + m_weight * d.mean + m_bestWeight * d.best;
+    m.reaches = std::isfinite(m.factor);
     if (m.reaches && std::isfinite(scoreLimit) && timeBounds.size() == rounds.size() &&
         Score(m, timeBounds) >= scoreLimit)
     {
@@ -145,7 +164,7 @@ TrainingTimeObjective::Score(const MixingSummary& mixing,
     {
         period += t;
     }
-    return period / static_cast<double>(roundTimes.size()) * (1 + m_weight * mixing.factor);
+    return period / static_cast<double>(roundTimes.size()) * mixing.factor;
 }
 
 double

@@ -12,11 +12,18 @@
 namespace ns3
 {
 
+/// Steady-state disagreement of a periodic schedule (TrainingTimeObjective).
+struct SteadyDisagreement
+{
+    double mean = 0; ///< Mean over the period's rounds of trace(S_r)/n after the averaging.
+    double best = 0; ///< Its minimum over the period's rounds (the best-agreeing round).
+};
+
 /**
  * \ingroup intelligent-network
- * \brief Predicted training time: mean round time x (1 + k x D), where D is the steady-state
- * disagreement of the islands under the schedule's mixing with unit injection per round.
- * Pure C++.
+ * \brief Predicted training time: mean round time x (1 + k x D + m x D_best), where D is the
+ * steady-state disagreement of the islands under the schedule's mixing with unit injection
+ * per round and D_best its value after the period's best-agreeing round. Pure C++.
  *
  * Model: local steps re-inject disagreement every round. Each island's model drifts by an
  * independent unit-variance amount per round (x <- x + e, e ~ N(0, I)), then the round mixes
@@ -33,8 +40,14 @@ namespace ns3
  * period does not connect every island (islands that never communicate never agree, and
  * label-skewed shards never reach the target).
  *
- * Score = (t_1 + .. + t_p) / p x (1 + k D) seconds: time per round times a rounds-to-target
- * factor that grows with the disagreement (k = disagreementWeight). Contract
+ * D_best = min over the period's rounds of trace(S_r) / n: 0 when some round averages
+ * everybody exactly (all-reduce, DiLoCo-h), 2/9 for the 3x3 rotating grid. Targets are met
+ * at the best round of a period, and islands scored on their own models (label-skewed shards)
+ * are far from the target unless some round gives everybody (nearly) the same model.
+ *
+ * Score = (t_1 + .. + t_p) / p x (1 + k D + m D_best) seconds: time per round times a
+ * rounds-to-target factor that grows with the disagreement (k = disagreementWeight, m =
+ * bestRoundWeight). Contract
  * (ScheduleObjective): the score is non-decreasing in every round time (D does not depend on
  * them); a disconnected period scores +inf; PeriodBound(p, T, r) = T / p, since D >= 0 for
  * every schedule (and D = 0 for all-in-one averaging every round, so the bound is tight).
@@ -46,15 +59,19 @@ class TrainingTimeObjective : public ScheduleObjective
 {
   public:
     /// Default k, chosen on the calibration configuration (doc/objective-validation.rst).
-    static constexpr double kDefaultWeight = 1.0;
+    static constexpr double kDefaultWeight = 0.5;
+    /// Default m, chosen with k.
+    static constexpr double kDefaultBestWeight = 4.0;
 
-    /// For \p islands (>= 1) islands and disagreement weight \p weight (finite, >= 0); throws
-    /// std::invalid_argument otherwise.
-    explicit TrainingTimeObjective(std::size_t islands, double weight = kDefaultWeight);
+    /// For \p islands (>= 1) islands and weights \p weight, \p bestWeight (finite, >= 0);
+    /// throws std::invalid_argument otherwise.
+    explicit TrainingTimeObjective(std::size_t islands, double weight = kDefaultWeight,
+                                   double bestWeight = kDefaultBestWeight);
 
     std::string Name() const override;
     std::string Description() const override;
-    /// Steady-state disagreement in MixingSummary::factor; reaches = the period contracts.
+    /// Rounds-to-target factor 1 + k D + m D_best in MixingSummary::factor; reaches = the
+    /// period contracts.
     MixingSummary Mixing(const std::vector<IndexRound>& rounds,
                          const std::vector<double>& timeBounds,
                          double scoreLimit) const override;
@@ -62,15 +79,19 @@ class TrainingTimeObjective : public ScheduleObjective
     /// periodTimeS / period: D >= 0 for every schedule (and = 0 for exact averaging).
     double PeriodBound(std::size_t period, double periodTimeS, std::size_t rounds) const override;
 
-    /// Steady-state disagreement D of the periodic \p rounds (+inf if the period does not
+    /// Steady-state disagreement of the periodic \p rounds (+inf if the period does not
     /// contract); throws std::invalid_argument on an empty period or a bad round.
+    SteadyDisagreement Steady(const std::vector<IndexRound>& rounds) const;
+    /// Steady(rounds).mean.
     double Disagreement(const std::vector<IndexRound>& rounds) const;
     double Weight() const;
+    double BestWeight() const;
 
   private:
     ConsensusMetric m_metric; ///< Mixing matrices and index checks.
     Eigen::MatrixXd m_basis;  ///< n x (n-1) orthonormal basis of the complement of 1.
     double m_weight;
+    double m_bestWeight;
 };
 
 } // namespace ns3

@@ -142,18 +142,20 @@ def main():
         "island, label-skewed shards (Dirichlet alpha %s), %s (learning rate %g, momentum %g, "
         "batch %d) with %d local steps of %g s per round on every island. Network: nine-city "
         "topology, %g Gbps private links, %g GB modelled payload per island per round; round "
-        "times from the fluid cost model (within 3%% of the packet level, see Validation). "
+        "times from the fluid cost model on the fast path (within 3%% of the packet level, see "
+        "Validation). "
         "Colocated: the same data and compute with free synchronous all-reduce, trained for "
         "%g s. Target: %d%% of colocated's best held-out accuracy (%.4f of %.4f); distributed "
         "runs are scored on %s; gap = time to target / colocated time to target; \"never\": "
-        "not within %g s. \"Best\" schedules are the optimizer's for each capability." % (
+        "not within %g s. \"Best\" schedules are the optimizer's (objective %s, periods up to "
+        "3) for each capability set; ring all-reduce is the all-in-one ring pattern." % (
             summary["task"], summary["hidden"], summary["parameters"],
             summary["samplesPerIsland"], summary["alpha"], summary["optimizer"], summary["lr"],
             summary["sgdMomentum"], summary["batch"], summary["localSteps"],
             summary["computeTime"], summary["linkRate"] / 1e9, summary["modelBytes"] / 1e9,
             summary["referenceHorizon"], round(100 * summary["targetFraction"]),
             summary["targetAccuracy"], summary["bestAccuracy"], summary["metric"],
-            summary["horizon"]),
+            summary["horizon"], summary["objective"]),
         "",
         "\n".join(table),
         "",

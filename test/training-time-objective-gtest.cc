@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -88,9 +89,11 @@ TEST(TrainingTimeObjective, DilocoMatchesTheHandComputation)
         {
             std::vector<IndexRound> rounds(h - 1, IndexRound{});
             rounds.push_back(AllInOne(n));
-            TrainingTimeObjective o(n, 0.5);
+            TrainingTimeObjective o(n, 0.5, 7.0);
             double d = (n - 1.0) * (h - 1.0) / (2.0 * n);
             EXPECT_NEAR(o.Disagreement(rounds), d, 1e-9) << n << " " << h;
+            // The all-in-one round agrees exactly: D_best = 0, m plays no part.
+            EXPECT_NEAR(o.Steady(rounds).best, 0, 1e-12);
             MixingSummary m = o.Mixing(rounds, {}, kInf);
             std::vector<double> times(h, 1.0);
             times.back() = 1.0 + h; // mean round time 2
@@ -105,8 +108,12 @@ TEST(TrainingTimeObjective, RotatingThreeByThreeMatchesTheHandComputation)
     // (three cliques), D = 2/9.
     IndexRound a{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
     IndexRound b{{0, 3, 6}, {1, 4, 7}, {2, 5, 8}};
-    TrainingTimeObjective o(9, 1.0);
+    TrainingTimeObjective o(9, 1.0, 3.0);
     EXPECT_NEAR(o.Disagreement({a, b}), 2.0 / 9, 1e-9);
+    EXPECT_NEAR(o.Steady({a, b}).best, 2.0 / 9, 1e-9);
+    // Score: mean round time 2 x (1 + 1 x 2/9 + 3 x 2/9) = 2 x 17/9.
+    MixingSummary m = o.Mixing({a, b}, {}, kInf);
+    EXPECT_NEAR(o.Score(m, {1.0, 3.0}), 34.0 / 9, 1e-9);
     // Repeating the period changes nothing.
     EXPECT_NEAR(o.Disagreement({a, b, a, b}), 2.0 / 9, 1e-9);
 }
@@ -123,6 +130,7 @@ TEST(TrainingTimeObjective, ThreeIslandGossipMatchesTheHandComputation)
     Eigen::MatrixXd p = Eigen::MatrixXd::Identity(3, 3) - j;
     Eigen::MatrixXd s = Eigen::MatrixXd::Zero(3, 3);
     double sum = 0;
+    double best = kInf;
     const int periods = 400;
     for (int k = 0; k < periods; ++k)
     {
@@ -133,10 +141,12 @@ TEST(TrainingTimeObjective, ThreeIslandGossipMatchesTheHandComputation)
             if (k == periods - 1)
             {
                 sum += s.trace() / 3;
+                best = std::min(best, s.trace() / 3);
             }
         }
     }
     EXPECT_NEAR(o.Disagreement({a, b}), sum / 2, 1e-9);
+    EXPECT_NEAR(o.Steady({a, b}).best, best, 1e-9);
     EXPECT_GT(o.Disagreement({a, b}), 0.1);
 }
 
@@ -278,6 +288,8 @@ TEST(TrainingTimeObjective, BadInputIsRejected)
     EXPECT_THROW(TrainingTimeObjective(3, -1), std::invalid_argument);
     EXPECT_THROW(TrainingTimeObjective(3, kInf), std::invalid_argument);
     EXPECT_THROW(TrainingTimeObjective(3, std::nan("")), std::invalid_argument);
+    EXPECT_THROW(TrainingTimeObjective(3, 1, -1), std::invalid_argument);
+    EXPECT_THROW(TrainingTimeObjective(3, 1, kInf), std::invalid_argument);
     TrainingTimeObjective o(3);
     EXPECT_THROW(o.Disagreement({}), std::invalid_argument);
     EXPECT_THROW(o.Disagreement({IndexRound{{0, 3}}}), std::invalid_argument);
