@@ -166,6 +166,7 @@ main(int argc, char* argv[])
                               {"topology", "network", "optimizer", "island", "fpga", "fluid",
                                "validation"});
     options.Add("capabilities");
+    options.Add("referenceHorizon");
     options.Add("horizon");
     options.SetSimulates(false);
     options.Parse(argc, argv);

@@ -9,9 +9,9 @@
 //   ./optimize-schedule --topology=data/nine-city.topology --capabilities=unicast,multicast
 //       --modelBytes=1e9 --linkRate=100e9 --period=2 --computeTime=0.1
 //       --islands=AMS,FRA,LON,NYC --seed=1 --out=schedule.json
-//   ./optimize-schedule --synthetic=32 --topologySeed=1 --capabilities=unicast --json
+//   ./optimize-schedule --synthetic=32 --topologySeed=1 --capabilities=unicast --json=-
 //
-// --json prints the whole result as one JSON object (OptimizationReport::ToJson): "best" (the
+// --json=FILE writes (--json=- prints, instead of the text) the whole result as one JSON object (OptimizationReport::ToJson): "best" (the
 // schedule with the pattern of every clique, "round_times_s", "score" in seconds, lower is
 // better, and the bound and gap of the search) and "baselines" (each with "name", "patterns",
 // "round_times_s" and "score").
@@ -32,6 +32,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -100,12 +101,16 @@ main(int argc, char* argv[])
 {
     ExperimentOptions options("optimize-schedule", {"topology", "network", "exchange",
                                                      "optimizer", "island", "fpga", "fluid",
-                                                     "synthetic", "report", "optimize"});
+                                                     "synthetic", "report"});
+    options.Add("json");
     options.SetSimulates(false);
     options.Parse(argc, argv);
     const std::string out = options.GetText("out");
     const std::string writeTopology = options.GetText("writeTopology");
-    const bool json = options.GetFlag("json");
+    // --json=FILE writes the whole result as JSON (FILE '-': standard output, instead of the
+    // text); without --json only the text is printed.
+    const std::string jsonPath = options.WasGiven("json") ? options.GetText("json") : "";
+    const bool json = jsonPath == "-";
     const bool baselines = options.GetFlag("baselines");
 
     try
@@ -165,6 +170,14 @@ main(int argc, char* argv[])
              << SecondsText(best.score) << " (" << report.objectiveDescription << ")";
         best.schedule.SetName(ExperimentOptions::OptimizedName(best.schedule));
         best.schedule.SetDescription(desc.str());
+        if (!jsonPath.empty() && !json)
+        {
+            std::ofstream file(jsonPath);
+            if (!(file << report.ToJson() << "\n"))
+            {
+                throw std::invalid_argument("--json=" + jsonPath + ": cannot write the file");
+            }
+        }
         if (json)
         {
             std::cout << report.ToJson() << "\n";

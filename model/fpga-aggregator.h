@@ -113,7 +113,7 @@ class FpgaAggregator : public Application
     void HandleRead(Ptr<Socket> socket);
     void EmitResult(uint32_t round, uint16_t clique, uint32_t seq, uint32_t count, bool resend,
                     uint32_t member);
-    void CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq);
+    void CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq, uint32_t requests);
 
     uint16_t m_port;
     uint16_t m_islandPort;
@@ -122,6 +122,7 @@ class FpgaAggregator : public Application
     Time m_latency;
     uint32_t m_slots;
     Time m_timeout;
+    uint32_t m_maxResendRequests; ///< Resend requests per slot before it is given up.
 
     Ptr<Socket> m_socket;
     MulticastSender m_multicast;

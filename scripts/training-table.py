@@ -44,7 +44,7 @@ def main():
     # The documented case (the programs' shared defaults are a 100 MB model, 10 ms, one step,
     # period 2); extra arguments come after these and override them.
     case = ["--modelBytes=1e9", "--linkRate=10e9", "--computeTime=0.05", "--localSteps=20",
-            "--period=3"]
+            "--period=3", "--objective=training"]
     run = subprocess.run([binary, "--csv=" + csv_path, "--json=" + json_path,
                           "--scheduleDir=" + tmp] + case + extra,
                          capture_output=True, text=True)
@@ -149,7 +149,7 @@ def main():
         "runs are scored on %s; gap = time to target / colocated time to target; \"never\": "
         "not within %g s. \"Best\" schedules are the optimizer's (objective %s, periods up to "
         "3) for each capability set; ring all-reduce is the all-in-one ring pattern." % (
-            summary["task"], summary["hidden"], summary["parameters"],
+            summary["task"], summary["hidden"], summary["parameterCount"],
             summary["samplesPerIsland"], summary["alpha"], summary["optimizer"], summary["lr"],
             summary["sgdMomentum"], summary["batch"], summary["localSteps"],
             summary["computeTime"], summary["linkRate"] / 1e9, summary["modelBytes"] / 1e9,
@@ -180,12 +180,7 @@ def packet_rows(args, summary, tmp):
     """Rerun every best-* series through the packet level under each transport."""
     binary = os.path.join(args.build_dir, "training-proxy")
     transports = [t for t in args.transports.split(",") if t]
-    if transports and summary["linkRate"] != 10e9:
-        sys.exit("packet-level reruns use the topology's own 10 Gbps links: run with "
-                 "--linkRate=10e9 or --transports=")
     out = []
-    mode = {"unicast": "unicast", "unicast,multicast": "multicast",
-            "unicast,multicast,aggregation": "aggregation"}
     for s in summary["series"]:
         if not s["name"].startswith("best") or not s.get("scheduleFile"):
             continue
@@ -193,12 +188,15 @@ def packet_rows(args, summary, tmp):
         t = s["timeToTarget"] if s["timeToTarget"] > 0 else summary["horizon"]
         rounds = int(math.ceil(1.25 * t / s["meanRoundS"])) + 2
         for transport in transports:
-            cmd = [binary, "--schedule=" + s["scheduleFile"], "--mode=" + mode[s["capabilities"]],
+            cmd = [binary, "--schedule=" + s["scheduleFile"], "--capabilities=" + s["capabilities"],
+                   "--linkRate=%g" % summary["linkRate"],
                    "--rounds=%d" % rounds, "--modelBytes=%g" % summary["modelBytes"],
                    "--computeTime=%g" % summary["computeTime"],
                    "--localSteps=%d" % summary["localSteps"], "--lr=%g" % summary["lr"],
                    "--sgdMomentum=%g" % summary["sgdMomentum"], "--batch=%d" % summary["batch"],
-                   "--seed=%d" % summary["seed"], "--transport=" + transport, "--db=none"]
+                   "--seed=%d" % summary["seed"], "--db=none"]
+            if transport != "ideal":
+                cmd.append("--transport=" + transport)  # the default is ideal
             sys.stderr.write(" ".join(cmd) + "\n")
             run = subprocess.run(cmd, capture_output=True, text=True)
             if run.returncode != 0:

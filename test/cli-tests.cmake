@@ -25,4 +25,8 @@ if(TARGET optimize-schedule)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/optimize-errors.sh
                    $<TARGET_FILE:optimize-schedule> ${CMAKE_CURRENT_SOURCE_DIR}/data)
   set_tests_properties(cli/optimize-bad-input PROPERTIES LABELS cli TIMEOUT 300)
+  add_test(NAME cli/optimize-json
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/optimize-json.sh
+                   $<TARGET_FILE:optimize-schedule>)
+  set_tests_properties(cli/optimize-json PROPERTIES LABELS cli TIMEOUT 300)
 endif()

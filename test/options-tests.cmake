@@ -13,6 +13,12 @@ add_test(NAME options/doc-table
                  ${CMAKE_CURRENT_SOURCE_DIR}/doc/options-table.rst)
 add_test(NAME options/traces COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/traces.sh ${IN_SIM})
 set(IN_OPTIONS_TESTS options/bad-values options/take-effect options/doc-table options/traces)
+if(TARGET training-proxy AND TARGET training-curves)
+  add_test(NAME options/training
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/training-options.sh
+                   $<TARGET_FILE:training-proxy> $<TARGET_FILE:training-curves>)
+  list(APPEND IN_OPTIONS_TESTS options/training)
+endif()
 foreach(mode unicast aggregation)
   add_test(NAME options/same-flags-nine-city-${mode}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/same-flags.sh ${IN_OPT} ${IN_SIM} ${mode}

@@ -19,6 +19,8 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <set>
+#include <sstream>
 
 using namespace ns3;
 
@@ -345,12 +347,21 @@ TEST(ScheduleOptimizer, ExactEqualsBruteForceOnSmallInstances)
 TEST(ScheduleOptimizer, NineCityTableConfigurationsMatchTheExhaustiveOptimum)
 {
     // The nine-city table: 10/100 Gbps x 100 MB/1 GB/10 GB, every capability set, 0.1 s of
-    // compute per round: the optimizer's period-2 result is the exhaustive optimum.
+    // compute per round: Optimize() returns the best of periods 1 and 2, proven optimal, and
+    // never worse than the exact period-2 search. The independent exhaustive reference
+    // (ExhaustivePeriodTwo, minutes for all 18 cells on two cores) checks the cells where the
+    // annealer used to miss (aggregation at 10 Gbps, issue 12) and one cell per other set;
+    // ExactEqualsBruteForceOnSmallInstances checks the exact search without any pruning.
     std::vector<uint32_t> nodes;
     for (uint32_t i = 0; i < 9; ++i)
     {
         nodes.push_back(i);
     }
+    const std::set<std::string> referenced{"10 1e+09 unicast,multicast,aggregation",
+                                           "10 1e+10 unicast,multicast,aggregation",
+                                           "100 1e+08 unicast",
+                                           "10 1e+09 unicast,multicast"};
+    int checked = 0;
     for (double rate : {10e9, 100e9})
     {
         NetworkGraph g = NineCity(rate);
@@ -359,21 +370,26 @@ TEST(ScheduleOptimizer, NineCityTableConfigurationsMatchTheExhaustiveOptimum)
             for (const char* set :
                  {"unicast", "unicast,multicast", "unicast,multicast,aggregation"})
             {
+                std::ostringstream cell;
+                cell << rate / 1e9 << " " << model << " " << set;
                 CostModel cm(g, Caps(set), Params(model, 0.1));
-                ScheduleOptimizer opt(cm, g.IslandCities());
-                OptimizerResult r = opt.Exact(2);
-                double reference = ExhaustivePeriodTwo(cm, nodes, true);
-                EXPECT_NEAR(r.score, reference, 1e-9 * reference)
-                    << rate / 1e9 << " Gbps, " << model << " B, " << set << ": "
-                    << r.schedule.Describe();
-                // And Optimize() returns the best of periods 1 and 2, proven optimal.
                 OptimizerResult best = ScheduleOptimizer(cm, g.IslandCities()).Optimize();
-                EXPECT_TRUE(best.optimal);
+                EXPECT_TRUE(best.optimal) << cell.str();
                 EXPECT_DOUBLE_EQ(best.gap, 0.0);
-                EXPECT_LE(best.score, r.score * (1 + 1e-12));
+                if (referenced.count(cell.str()))
+                {
+                    OptimizerResult r = ScheduleOptimizer(cm, g.IslandCities()).Exact(2);
+                    EXPECT_TRUE(r.optimal) << cell.str();
+                    double reference = ExhaustivePeriodTwo(cm, nodes, true);
+                    EXPECT_NEAR(r.score, reference, 1e-9 * reference)
+                        << cell.str() << ": " << r.schedule.Describe();
+                    EXPECT_LE(best.score, r.score * (1 + 1e-12)) << cell.str();
+                    ++checked;
+                }
             }
         }
     }
+    EXPECT_EQ(checked, static_cast<int>(referenced.size()));
 }
 
 TEST(ScheduleOptimizer, MoreCapabilityNeverMakesTheBestScheduleWorse)
