@@ -107,11 +107,11 @@ def main():
         w.writerow(["colocated", "", "none", "-", "%.3f" % colocated_t, "1.000"])
         for s in summary["series"]:
             t = s["timeToTarget"]
-            w.writerow([s["name"], s["capabilities"], "fluid", s["describe"],
+            w.writerow([s["name"], s["capabilities"], "fluid", one_line(s["describe"]),
                         "" if t < 0 else "%.3f" % t, "" if t < 0 else "%.3f" % s["gap"]])
         for r in packet:
             t = r["timeToTarget"]
-            w.writerow([r["series"], r["capabilities"], r["transport"], r["describe"],
+            w.writerow([r["series"], r["capabilities"], r["transport"], one_line(r["describe"]),
                         "" if t < 0 else "%.3f" % t, "" if t < 0 else "%.3f" % r["gap"]])
     agreement = []
     for r in packet:
@@ -174,6 +174,11 @@ def main():
     with open(args.rst, "w") as f:
         f.write("\n".join(text))
     sys.stderr.write("wrote %s and %s\n" % (args.rst, args.png))
+
+
+def one_line(describe):
+    """Schedule::Describe() on one line: rounds separated by '; '."""
+    return "; ".join(line.strip() for line in describe.strip().splitlines())
 
 
 def packet_rows(args, summary, tmp):
