@@ -126,7 +126,7 @@ main(int argc, char* argv[])
         NetworkCapabilities caps = options.ToCapabilities(topology);
         CostModel cost(graph, caps, params);
 
-        OptimizerOptions oo = options.ToOptimizerOptions();
+        OptimizerOptions oo = options.ToOptimizerOptions(islands.size());
         auto started = std::chrono::steady_clock::now();
         auto lastReport = started;
         bool reported = false;

@@ -132,14 +132,14 @@ main(int argc, char* argv[])
     const std::string out = options.GetText("out");
     const double computeTime = options.GetDouble("computeTime");
     const std::string aggregation = options.GetText("aggregation");
-    const OptimizerOptions searchOptions = options.ToOptimizerOptions();
-    const std::size_t period = searchOptions.maxPeriod;
-    const uint64_t seed = searchOptions.seed;
+    const std::size_t period = options.GetInteger("period");
+    const uint64_t seed = options.GetInteger("seed");
 
     try
     {
         Topology topology = options.LoadTopology();
         const std::vector<std::string> islands = topology.CityCodes();
+        const OptimizerOptions searchOptions = options.ToOptimizerOptions(islands.size());
         const std::vector<std::string> sets{"unicast", "unicast,multicast",
                                             "unicast,multicast,aggregation"};
         const std::vector<double> rates{10e9, 100e9};

@@ -4,8 +4,8 @@
 // Accuracy and loss against simulated wall-clock time, time to target and the gap to colocated
 // training, for the proxy task (by default an MLP on label-skewed shards) on the nine-city
 // network: colocated training (all data, same compute, free synchronisation), islands that
-// never communicate, unicast all-reduce, and the best schedules the optimizer finds for
-// unicast, multicast and multicast + in-network aggregation. Round times come from the fluid
+// never communicate, ring all-reduce, and the best schedules the optimizer finds (--objective)
+// for the capability sets {unicast}, +multicast and +aggregation. Round times come from the fluid
 // CostModel (checked against the packet level by the intelligent-network-fluid TestSuite);
 // the training is real (GapEvaluator / TrainingRun: inner steps on every island's shard, exact
 // averaging or the FPGA's fixed-point sums). The target is --targetFraction of the colocated
@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -134,25 +135,38 @@ main(int argc, char* argv[])
         struct Series
         {
             std::string name;
-            ExchangePattern mode;
+            std::string capabilities;
             bool optimize;
             bool communicate;
         };
 
         std::vector<Series> series = {
-            {"no communication", ExchangePattern::ALL_TO_ALL, false, false},
-            {"unicast all-reduce", ExchangePattern::ALL_TO_ALL, false, true},
-            {"best unicast", ExchangePattern::ALL_TO_ALL, true, true},
-            {"best multicast", ExchangePattern::MULTICAST, true, true},
-            {"best multicast+aggregation", ExchangePattern::AGGREGATION, true, true}};
+            {"no communication", "unicast", false, false},
+            {"ring all-reduce", "unicast", false, true},
+            {"best unicast", "unicast", true, true},
+            {"best multicast", "unicast,multicast", true, true},
+            {"best aggregation", "unicast,multicast,aggregation", true, true}};
+        const OptimizerOptions searchOptions = [&] {
+            OptimizerOptions oo = options.ToOptimizerOptions(cities.size());
+            if (dynamic_cast<const TrainingTimeObjective*>(oo.objective.get()))
+            {
+                // This objective's PeriodBound (the mean round-time bound) prunes little: periods
+                // >= 2 by the heuristic, as in objective-validation.
+                oo.exactPeriod = 1;
+            }
+            return oo;
+        }();
+        summary["objective"] = searchOptions.objective->Name();
+        summary["seed"] = options.GetInteger("seed");
+        const std::string scheduleDir = options.GetText("scheduleDir");
         for (const Series& s : series)
         {
-            // The options' FPGA and slot settings, with this series' pattern.
+            // The options' FPGA and slot settings, with this series' capability set.
             NetworkCapabilities caps = optionCaps;
-            caps.multicast = s.mode != ExchangePattern::ALL_TO_ALL;
-            caps.aggregation = s.mode == ExchangePattern::AGGREGATION;
+            caps.multicast = s.capabilities != "unicast";
+            caps.aggregation = s.capabilities == "unicast,multicast,aggregation";
             CostModel cost(graph, caps, params);
-            Schedule schedule = BaselineSchedules::AllReduce(cities);
+            Schedule schedule = BaselineSchedules::Collective(cities, ExchangePattern::RING);
             std::vector<double> times;
             if (!s.communicate)
             {
@@ -168,9 +182,7 @@ main(int argc, char* argv[])
             {
                 if (s.optimize)
                 {
-                    schedule = ScheduleOptimizer(cost, cities, options.ToOptimizerOptions())
-                                   .Optimize()
-                                   .schedule;
+                    schedule = ScheduleOptimizer(cost, cities, searchOptions).Optimize().schedule;
                 }
                 times = cost.PeriodRoundTimes(schedule);
             }
@@ -179,8 +191,17 @@ main(int argc, char* argv[])
             {
                 mean += t / times.size();
             }
-            SyncMode sync =
-                s.mode == ExchangePattern::AGGREGATION ? SyncMode::FIXED_POINT : SyncMode::EXACT;
+            SyncMode sync = caps.aggregation ? SyncMode::FIXED_POINT : SyncMode::EXACT;
+            std::string schedulePath;
+            if (!scheduleDir.empty() && s.communicate)
+            {
+                // For packet-level reruns (scripts/training-table.py): the same cliques and
+                // patterns.
+                schedulePath = scheduleDir + "/" + s.name + ".json";
+                std::replace(schedulePath.begin() + scheduleDir.size(), schedulePath.end(), ' ',
+                             '-');
+                schedule.Save(schedulePath);
+            }
             GapResult result =
                 evaluator.Evaluate(schedule, cities, times, horizon, sync, fixedPointBits, false);
             writeCurve(s.name, result.curve);
@@ -188,7 +209,9 @@ main(int argc, char* argv[])
             std::printf("%-28s %-24s %10.3f %14.2f %10.2f %10.4f\n", s.name.c_str(), sizes.c_str(),
                         mean, result.timeToTargetS, result.gap, result.curve.back().accuracy);
             summary["series"].push_back({{"name", s.name},
-                                         {"mode", PatternName(s.mode)},
+                                         {"capabilities", s.capabilities},
+                                         {"scheduleFile", schedulePath},
+                                         {"roundTimes", times},
                                          {"schedule", schedule.GetName()},
                                          {"cliques", sizes},
                                          {"describe", schedule.Describe()},

@@ -17,7 +17,7 @@
 //     packet     packet-level (ns-3) only         fluid     fluid model only
 //     output     where results go (not recorded)  trace     trace files (not recorded)
 //     report     tool output (not recorded)       training  proxy task and optimisers
-//     curves, synthetic, dumbbell, star, comparison, bench: one program each
+//     curves, synthetic, dumbbell, star, comparison, bench, validation: one program each
 // doc/options-table.rst is generated from this table (--PrintOptionsRst) and checked
 // against it by a test.
 #include "experiment-options.h"
@@ -26,6 +26,7 @@
 #include "ns3/graphml-topology-reader.h"
 #include "ns3/network-graph.h"
 #include "ns3/proxy-task.h"
+#include "ns3/training-time-objective.h"
 
 #include <string>
 
@@ -64,6 +65,9 @@ ExperimentOptions::Table()
         {"islands", "Comma-separated island cities of the optimizer's schedule (empty: every city that has a device)", "", V::List(), "", "optimizer"},
         {"period", "Longest schedule period the optimizer searches", "2", V::Integer(1, 8), "", "optimizer"},
         {"seed", "Seed of the optimizer's search and of the training proxy's task and minibatches (ns-3's own streams: RngSeed, RngRun)", "1", V::Integer(0, maxSeed), "", "optimizer"},
+        {"objective", "What the optimizer minimises: training (predicted training time: mean round time x (1 + disagreementWeight x D + bestRoundWeight x D_best), D the steady-state disagreement of the islands' models with unit drift per round), doc/objective-validation.rst) | consensus (seconds until the worst-case consensus error reaches 1e-3: one exact average)", "consensus", V::Choice({"training", "consensus"}), "", "optimizer"},
+        {"disagreementWeight", "--objective=training: the weight k of the steady-state disagreement D (rounds to target grow as 1 + k x D + m x D_best; chosen on a calibration configuration, doc/objective-validation.rst)", OptionValidator::ToText(TrainingTimeObjective::kDefaultWeight), V::Real(0, 1e6), "", "optimizer"},
+        {"bestRoundWeight", "--objective=training: the weight m of D_best, the steady-state disagreement after the period's best-agreeing round", OptionValidator::ToText(TrainingTimeObjective::kDefaultBestWeight), V::Real(0, 1e6), "", "optimizer"},
         {"iterations", "Optimizer: annealing proposals per start and period round", "4000", V::Integer(1, 10000000), "", "optimizer"},
         // islands
         {"modelBytes", "Model bytes every island exchanges per round", A, V::Integer(1, 1000000000000000ULL), "ns3::TrainingIsland::ModelBytes", "island"},
@@ -136,6 +140,11 @@ ExperimentOptions::Table()
         {"metric", "Score of the distributed runs: the mean or the worst of the islands' own models, or the average model", "islands-mean", V::Choice({"islands-mean", "islands-min", "average-model"}), "", "curves"},
         {"csv", "Output: every curve (series,time_s,loss,accuracy)", "training-curves.csv", V::Text(), "", "curves"},
         {"json", "Output: a JSON summary to this file (training-curves: the summary, every effective setting under 'parameters'; optimize-schedule, only when given: the whole result, the best schedule with the pattern of every clique, round times, score, bound and gap, and every baseline; '-': standard output)", "training-summary.json", V::Text(), "", "curves"},
+        {"scheduleDir", "training-curves: also write every series' schedule to <dir>/<series>.json (packet-level reruns; empty: none)", "", V::Text(), "", "curves"},
+        // objective validation
+        {"targets", "objective-validation: target fractions of colocated's best held-out accuracy", "0.8,0.9", V::List(), "", "validation"},
+        {"randomSchedules", "objective-validation: random connected schedules in the family", "30", V::Integer(0, 100000), "", "validation"},
+        {"validationOut", "objective-validation: output CSV, one row per capability set and schedule", "objective-validation.csv", V::Text(), "", "validation"},
         // synthetic topologies
         {"synthetic", "Use a synthetic topology of this many cities instead of --topology (0: no)", "0", V::Integer(0, 10000), "", "synthetic"},
         {"topologySeed", "Seed of the synthetic topology", "1", V::Integer(0, maxSeed), "", "synthetic"},

@@ -9,6 +9,7 @@
 #include "ns3/channel.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
+#include "ns3/consensus-objective.h"
 #include "ns3/data-directory.h"
 #include "ns3/global-value.h"
 #include "ns3/graphml-topology-reader.h"
@@ -22,6 +23,7 @@
 #include "ns3/string.h"
 #include "ns3/synthetic-topology.h"
 #include "ns3/topology-reader.h"
+#include "ns3/training-time-objective.h"
 #include "ns3/wire-format.h"
 
 #include <algorithm>
@@ -772,7 +774,7 @@ ExperimentOptions::CrossCheck() const
     }
     if (Has("schedule") && !GetText("schedule").empty())
     {
-        for (const char* n : {"islands", "period", "iterations"})
+        for (const char* n : {"islands", "period", "iterations", "objective", "disagreementWeight", "bestRoundWeight"})
         {
             if (WasGiven(n))
             {
@@ -1146,12 +1148,27 @@ ExperimentOptions::OptimizerIslands(const Topology& topology, const NetworkGraph
 }
 
 OptimizerOptions
-ExperimentOptions::ToOptimizerOptions() const
+ExperimentOptions::ToOptimizerOptions(std::size_t islands) const
 {
     OptimizerOptions oo;
     oo.maxPeriod = GetInteger("period");
     oo.seed = GetInteger("seed");
     oo.iterations = GetInteger("iterations");
+    const std::string objective = Has("objective") ? GetText("objective") : "consensus";
+    if (objective == "training")
+    {
+        oo.objective =
+            std::make_shared<TrainingTimeObjective>(islands, GetDouble("disagreementWeight"),
+                                                    GetDouble("bestRoundWeight"));
+    }
+    else if (objective == "consensus")
+    {
+        oo.objective = std::make_shared<ConsensusTimeObjective>(islands, oo.target);
+    }
+    else
+    {
+        throw std::invalid_argument("--objective: unknown objective '" + objective + "'");
+    }
     return oo;
 }
 
@@ -1190,7 +1207,7 @@ ExperimentOptions::OptimizedSchedule(const Topology& topology) const
     std::vector<std::string> islands = OptimizerIslands(topology, graph);
     CostModel cost(graph, ToCapabilities(topology), ToCostParameters());
     // The one call into the optimizer for a default schedule.
-    Schedule best = ScheduleOptimizer(cost, islands, ToOptimizerOptions()).Optimize().schedule;
+    Schedule best = ScheduleOptimizer(cost, islands, ToOptimizerOptions(islands.size())).Optimize().schedule;
     best.SetName(OptimizedName(best));
     best.SetDescription("the optimizer's best schedule for " + topology.GetName() + ", mode " +
                         EffectiveMode(*this) +

@@ -135,8 +135,9 @@ class ExperimentOptions : public ObjectBase
     /// (known, listed once, at least two, connected in \p graph).
     std::vector<std::string> OptimizerIslands(const Topology& topology,
                                               const NetworkGraph& graph) const;
-    /// period, seed, iterations.
-    OptimizerOptions ToOptimizerOptions() const;
+    /// period, seed, iterations and the objective (--objective, --disagreementWeight) for
+    /// \p islands islands; throws std::invalid_argument for an unknown objective.
+    OptimizerOptions ToOptimizerOptions(std::size_t islands) const;
     /// "optimized-<8 hex digits>" from the cliques of \p schedule (same cliques, same name).
     static std::string OptimizedName(const Schedule& schedule);
     /// Give the scenario the topology, schedule, graph options, capabilities, rounds, MTU,

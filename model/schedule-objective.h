@@ -21,6 +21,9 @@ struct MixingSummary
     /// to be at least the limit, nothing more.
     bool limited = false;
     ConsensusScore consensus; ///< The consensus metric's view, as far as it was computed.
+    /// Objective-specific figure of the mixing (TrainingTimeObjective: the rounds-to-target
+    /// factor from the steady-state disagreement), for reports; 0 where the objective has none.
+    double factor = 0;
 };
 
 /**

@@ -2,15 +2,20 @@
 """Accuracy versus simulated time, time to target and the gap to colocated training, generated.
 
 Runs build/training-curves (nine-city topology, 10 Gbps links, 1 GB modelled payload, the
-classification proxy task by default), then writes doc/training-gap.rst (the table) and
-doc/training-loss.png (held-out accuracy and loss against time).
+classification proxy task by default: the fast path, fluid round times), then reruns the best
+schedule of every capability set through the packet-level exchange (build/training-proxy: real
+values through the simulated network) under each --transports entry, and writes
+doc/training-gap.rst (the table), doc/training-gap.csv (columns
+series,capabilities,transport,schedule,time_to_target_s,gap; time empty where the target is
+never reached) and doc/training-loss.png (held-out accuracy and loss against time).
 
-Usage: /usr/bin/python3 scripts/training-table.py [--build-dir build] [extra training-curves
-options, e.g. --modelBytes=1e9 --linkRate=10e9]
+Usage: /usr/bin/python3 scripts/training-table.py [--build-dir build] [--transports ideal,tcp]
+[extra training-curves options, e.g. --modelBytes=1e9 --linkRate=10e9]
 """
 import argparse
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -25,6 +30,10 @@ def main():
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     p.add_argument("--rst", default=os.path.join(ROOT, "doc", "training-gap.rst"))
     p.add_argument("--png", default=os.path.join(ROOT, "doc", "training-loss.png"))
+    p.add_argument("--csv", default=os.path.join(ROOT, "doc", "training-gap.csv"))
+    p.add_argument("--transports", default="ideal",
+                   help="packet-level transports of the best schedules' reruns (comma-separated: "
+                        "ideal, cc, tcp; empty: none)")
     args, extra = p.parse_known_args()
     binary = os.path.join(args.build_dir, "training-curves")
     if not os.path.exists(binary):
@@ -35,8 +44,9 @@ def main():
     # The documented case (the programs' shared defaults are a 100 MB model, 10 ms, one step,
     # period 2); extra arguments come after these and override them.
     case = ["--modelBytes=1e9", "--linkRate=10e9", "--computeTime=0.05", "--localSteps=20",
-            "--period=3"]
-    run = subprocess.run([binary, "--csv=" + csv_path, "--json=" + json_path] + case + extra,
+            "--period=3", "--objective=training"]
+    run = subprocess.run([binary, "--csv=" + csv_path, "--json=" + json_path,
+                          "--scheduleDir=" + tmp] + case + extra,
                          capture_output=True, text=True)
     sys.stderr.write(run.stdout)
     if run.returncode != 0:
@@ -72,17 +82,51 @@ def main():
     fig.tight_layout()
     fig.savefig(args.png, dpi=110)
 
+    packet = packet_rows(args, summary, tmp)
+
     def fmt(v, digits=2):
         return "never" if v is None or v < 0 else ("%.*f" % (digits, v))
 
     colocated_final = curves["colocated"][2][-1] if "colocated" in curves else float("nan")
     rows = [["colocated", "-", "%.2f" % (summary["computeTime"] * summary["localSteps"]),
              fmt(summary["colocated"]["timeToTarget"]), "1.00", "%.3f" % colocated_final]]
+    rows[0].insert(1, "fast path")
     for s in summary["series"]:
-        rows.append([s["name"], s["cliques"], "%.2f" % s["meanRoundS"], fmt(s["timeToTarget"]),
-                     fmt(s["gap"]), "%.3f" % s["finalAccuracy"]])
-    header = ["series", "schedule (clique sizes per round)", "round (s)", "to target (s)",
-              "gap (x colocated)", "final accuracy"]
+        rows.append([s["name"], "fast path", s["cliques"], "%.2f" % s["meanRoundS"],
+                     fmt(s["timeToTarget"]), fmt(s["gap"]), "%.3f" % s["finalAccuracy"]])
+    for r in packet:
+        rows.append([r["series"], "packet, " + r["transport"], r["cliques"],
+                     "%.2f" % r["meanRoundS"], fmt(r["timeToTarget"]), fmt(r["gap"]),
+                     "%.3f" % r["finalAccuracy"]])
+    header = ["series", "path", "schedule (clique sizes per round)", "round (s)",
+              "to target (s)", "gap (x colocated)", "final accuracy"]
+    colocated_t = summary["colocated"]["timeToTarget"]
+    with open(args.csv, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["series", "capabilities", "transport", "schedule", "time_to_target_s", "gap"])
+        w.writerow(["colocated", "", "none", "-", "%.3f" % colocated_t, "1.000"])
+        for s in summary["series"]:
+            t = s["timeToTarget"]
+            w.writerow([s["name"], s["capabilities"], "fluid", one_line(s["describe"]),
+                        "" if t < 0 else "%.3f" % t, "" if t < 0 else "%.3f" % s["gap"]])
+        for r in packet:
+            t = r["timeToTarget"]
+            w.writerow([r["series"], r["capabilities"], r["transport"], one_line(r["describe"]),
+                        "" if t < 0 else "%.3f" % t, "" if t < 0 else "%.3f" % r["gap"]])
+    agreement = []
+    for r in packet:
+        fast = next(s for s in summary["series"] if s["name"] == r["series"])
+        if fast["timeToTarget"] > 0 and r["timeToTarget"] > 0:
+            agreement.append("%s under %s: time to target %.2f s against %.2f s on the fast "
+                             "path (%+.1f%%), mean round %.3f s against %.3f s (%+.1f%%)" % (
+                                 r["series"], r["transport"], r["timeToTarget"],
+                                 fast["timeToTarget"],
+                                 100 * (r["timeToTarget"] / fast["timeToTarget"] - 1),
+                                 r["meanRoundS"], fast["meanRoundS"],
+                                 100 * (r["meanRoundS"] / fast["meanRoundS"] - 1)))
+        else:
+            agreement.append("%s under %s: time to target %s (fast path %s)" % (
+                r["series"], r["transport"], fmt(r["timeToTarget"]), fmt(fast["timeToTarget"])))
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     line = "  ".join("=" * w for w in widths)
     table = [line, "  ".join(h.ljust(w) for h, w in zip(header, widths)), line]
@@ -98,20 +142,31 @@ def main():
         "island, label-skewed shards (Dirichlet alpha %s), %s (learning rate %g, momentum %g, "
         "batch %d) with %d local steps of %g s per round on every island. Network: nine-city "
         "topology, %g Gbps private links, %g GB modelled payload per island per round; round "
-        "times from the fluid cost model (within 3%% of the packet level, see Validation). "
+        "times from the fluid cost model on the fast path (within 3%% of the packet level, see "
+        "Validation). "
         "Colocated: the same data and compute with free synchronous all-reduce, trained for "
         "%g s. Target: %d%% of colocated's best held-out accuracy (%.4f of %.4f); distributed "
         "runs are scored on %s; gap = time to target / colocated time to target; \"never\": "
-        "not within %g s. \"Best\" schedules are the optimizer's for each capability." % (
+        "not within %g s. \"Best\" schedules are the optimizer's (objective %s, periods up to "
+        "3) for each capability set; ring all-reduce is the all-in-one ring pattern." % (
             summary["task"], summary["hidden"], summary["parameterCount"],
             summary["samplesPerIsland"], summary["alpha"], summary["optimizer"], summary["lr"],
             summary["sgdMomentum"], summary["batch"], summary["localSteps"],
             summary["computeTime"], summary["linkRate"] / 1e9, summary["modelBytes"] / 1e9,
             summary["referenceHorizon"], round(100 * summary["targetFraction"]),
             summary["targetAccuracy"], summary["bestAccuracy"], summary["metric"],
-            summary["horizon"]),
+            summary["horizon"], summary["objective"]),
         "",
         "\n".join(table),
+        "",
+        "Paths: \"fast path\" trains the islands (GapEvaluator) with the fluid cost model's "
+        "round times; \"packet, <transport>\" reruns the same schedule (same patterns, task, "
+        "seed and minibatches) through the packet-level exchange (examples/training-proxy.cc: "
+        "the islands' real values cross the simulated network, the FPGAs sum fixed point) "
+        "under that ns-3 transport (ideal: UDP paced at the central allocator's max-min "
+        "rates; tcp: ns-3's TCP for unicast messages), for as many rounds as the fast path "
+        "needed plus a margin. Agreement: " + ("; ".join(agreement) if agreement else
+                                            "no packet-level rerun in this build") + ".",
         "",
         ".. image:: training-loss.png",
         "   :width: 90%",
@@ -119,6 +174,63 @@ def main():
     with open(args.rst, "w") as f:
         f.write("\n".join(text))
     sys.stderr.write("wrote %s and %s\n" % (args.rst, args.png))
+
+
+def one_line(describe):
+    """Schedule::Describe() on one line: rounds separated by '; '."""
+    return "; ".join(line.strip() for line in describe.strip().splitlines())
+
+
+def packet_rows(args, summary, tmp):
+    """Rerun every best-* series through the packet level under each transport."""
+    binary = os.path.join(args.build_dir, "training-proxy")
+    transports = [t for t in args.transports.split(",") if t]
+    out = []
+    for s in summary["series"]:
+        if not s["name"].startswith("best") or not s.get("scheduleFile"):
+            continue
+        # Rounds: what the fast path needed (or its whole horizon) plus a margin.
+        t = s["timeToTarget"] if s["timeToTarget"] > 0 else summary["horizon"]
+        rounds = int(math.ceil(1.25 * t / s["meanRoundS"])) + 2
+        for transport in transports:
+            cmd = [binary, "--schedule=" + s["scheduleFile"], "--capabilities=" + s["capabilities"],
+                   "--linkRate=%g" % summary["linkRate"],
+                   "--rounds=%d" % rounds, "--modelBytes=%g" % summary["modelBytes"],
+                   "--computeTime=%g" % summary["computeTime"],
+                   "--localSteps=%d" % summary["localSteps"], "--lr=%g" % summary["lr"],
+                   "--sgdMomentum=%g" % summary["sgdMomentum"], "--batch=%d" % summary["batch"],
+                   "--seed=%d" % summary["seed"], "--db=none"]
+            if transport != "ideal":
+                cmd.append("--transport=" + transport)  # the default is ideal
+            sys.stderr.write(" ".join(cmd) + "\n")
+            run = subprocess.run(cmd, capture_output=True, text=True)
+            if run.returncode != 0:
+                sys.exit("training-proxy failed:\n" + run.stdout[-2000:] + run.stderr)
+            times, acc = [], []
+            for line in run.stdout.splitlines():
+                f = line.split()
+                if len(f) == 7 and (f[0].isdigit() or f[0] == "init"):
+                    times.append(float(f[1]))
+                    acc.append(float(f[5]))  # islands' own models (islands-mean)
+            target = summary["targetAccuracy"]
+            reached = -1.0
+            for i, a in enumerate(acc):
+                if a >= target:
+                    if i == 0:
+                        reached = times[0]
+                    else:
+                        reached = times[i - 1] + (target - acc[i - 1]) / (a - acc[i - 1]) * (
+                            times[i] - times[i - 1])
+                    break
+            colocated = summary["colocated"]["timeToTarget"]
+            out.append({"series": s["name"], "capabilities": s["capabilities"],
+                        "transport": transport, "describe": s["describe"],
+                        "cliques": s["cliques"],
+                        "meanRoundS": (times[-1] - times[0]) / max(len(times) - 1, 1),
+                        "timeToTarget": reached,
+                        "gap": reached / colocated if reached > 0 else -1,
+                        "finalAccuracy": acc[-1]})
+    return out
 
 
 if __name__ == "__main__":

@@ -37,3 +37,10 @@ if(TARGET optimize-schedule)
                    $<TARGET_FILE:optimize-schedule>)
   set_tests_properties(cli/optimize-json PROPERTIES LABELS cli TIMEOUT 300)
 endif()
+# The objective validation's program on a tiny case (scripts/objective-validation.py drives it).
+if(TARGET objective-validation)
+  add_test(NAME cli/objective-validation
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/objective-validation.sh
+                   $<TARGET_FILE:objective-validation>)
+  set_tests_properties(cli/objective-validation PROPERTIES LABELS cli TIMEOUT 600)
+endif()
