@@ -200,6 +200,16 @@ main(int argc, char* argv[])
             options.GetDouble("bestRoundWeight"));
         auto consensus = std::make_shared<ConsensusTimeObjective>(islands.size());
 
+        // Bad input is refused before any training: the capabilities (e.g. --fpgaDevices) and
+        // the output file.
+        (void)options.ToCapabilities(topology);
+        std::ofstream csv(options.GetText("validationOut"));
+        if (!csv)
+        {
+            throw std::invalid_argument("--validationOut: cannot write '" +
+                                        options.GetText("validationOut") + "'");
+        }
+
         GapSetup setup;
         setup.task.islands = islands.size();
         setup.task.seed = seed;
@@ -220,12 +230,6 @@ main(int argc, char* argv[])
 
         std::vector<Candidate> family =
             Family(islands, options.GetInteger("randomSchedules"), seed, *training);
-        std::ofstream csv(options.GetText("validationOut"));
-        if (!csv)
-        {
-            throw std::invalid_argument("--validationOut: cannot write '" +
-                                        options.GetText("validationOut") + "'");
-        }
         csv << "capabilities,schedule,kind,period,mean_round_s,disagreement,disagreement_best,"
                "consensus_score,training_score";
         for (double t : targets)

@@ -77,6 +77,9 @@ SMALL_ARGS = {
     "aggregation-alone": ["--modelBytes=2e5"],
     "optimize-schedule": ["--period=1", "--iterations=100", "--modelBytes=1e6"],
     "optimizer-table": ["--period=1", "--iterations=10"],
+    "objective-validation": ["--capabilities=unicast", "--randomSchedules=0", "--period=1",
+                             "--horizon=0.5", "--referenceHorizon=0.2", "--localSteps=1",
+                             "--modelBytes=1e6", "--iterations=50"],
 }
 # The program each kind of file is first tried on.
 PRIMARY = {"topology": ["nine-city-training", "optimize-schedule"],
