@@ -63,6 +63,8 @@ ExperimentOptions::Table()
         {"fpgaRate", "FPGA throughput, bit/s of contributions", A, V::Rate(), "ns3::FpgaAggregator::Throughput", "fpga"},
         {"fpgaLatency", "FPGA pipeline latency per slot, s", A, V::Seconds(0, 1), "ns3::FpgaAggregator::PipelineLatency", "fpga"},
         {"fpgaDevices", "Comma-separated devices that carry an FPGA (empty: every device)", "", V::List(), "", "fpga"},
+        {"aggregation", "In-line aggregation: tree (every FPGA on the members' paths sums what passes through it and sends one partial sum up; the root multicasts the sum) | single (every member sends to one FPGA per clique: the one-switch, SwitchML-like design)", "tree", V::Choice({"tree", "single"}), "", "fpga"},
+        {"fpgaMemory", "Slot memory of each FPGA, bytes, shared by the cliques it serves in a round (default 32 MiB: on-chip SRAM of an Alveo U280 class FPGA, 41 MB; HBM would be 8 GB)", std::to_string(NetworkCapabilities().fpgaMemoryBytes), V::Integer(4, 1ULL << 40), "", "fpga"},
         // rounds
         {"rounds", "Rounds to simulate (the schedule's period repeats)", "4", V::Integer(1, 1000000), "ns3::TrainingIsland::Rounds", "run"},
         // packet level

@@ -934,6 +934,8 @@ ExperimentOptions::ToCapabilities(const Topology& topology) const
             caps.fpgaDevices.push_back(d);
         }
         caps.fpgaOnAllDevices = caps.fpgaDevices.empty();
+        caps.aggregationTree = GetText("aggregation") == "tree";
+        caps.fpgaMemoryBytes = GetInteger("fpgaMemory");
     }
     if (Has("slotBytes"))
     {

@@ -117,6 +117,13 @@ NetworkCapabilities::HasFpga(const std::string& device) const
     return std::find(fpgaDevices.begin(), fpgaDevices.end(), device) != fpgaDevices.end();
 }
 
+uint32_t
+NetworkCapabilities::SlotsPerClique(uint32_t cliques) const
+{
+    uint64_t fit = fpgaMemoryBytes / slotBytes / std::max<uint32_t>(cliques, 1);
+    return static_cast<uint32_t>(std::min<uint64_t>(aggregationSlots, fit));
+}
+
 void
 NetworkCapabilities::Validate() const
 {
@@ -141,6 +148,13 @@ NetworkCapabilities::Validate() const
     {
         throw std::invalid_argument(
             "capabilities: slot size must be a positive multiple of 4 bytes (int32 values)");
+    }
+    if (fpgaMemoryBytes < slotBytes)
+    {
+        throw std::invalid_argument("capabilities: FPGA memory (" +
+                                    std::to_string(fpgaMemoryBytes) +
+                                    " bytes) holds not even one slot of " +
+                                    std::to_string(slotBytes) + " bytes");
     }
     if (!(aggregationTimeoutS > 0))
     {

@@ -33,8 +33,21 @@ struct NetworkCapabilities
     bool fpgaOnAllDevices = true;
     double fpgaThroughputBps = 100e9; ///< FPGA summing rate, in contribution bits per second.
     double fpgaLatencyS = 2e-6;       ///< FPGA pipeline latency per slot.
-    uint32_t aggregationSlots = 32768; ///< Slots in an FPGA's pool (per clique it serves).
+    /// Upper bound of the slots of a clique's pool at an FPGA; the pool also fits in
+    /// fpgaMemoryBytes (shared by the cliques the FPGA serves in a round). Default: 32 MiB /
+    /// 8 KiB slots, so that one clique per FPGA gets the whole memory.
+    uint32_t aggregationSlots = 4096;
     uint32_t slotBytes = 8192;        ///< Payload bytes per slot (one segment's values).
+    /// Slot memory of one FPGA: 32 MiB, within the 41 MB of on-chip SRAM (BRAM + UltraRAM) of
+    /// a Xilinx Alveo U280 (data sheet DS963); 256 MiB per clique would need the card's HBM.
+    uint64_t fpgaMemoryBytes = 32ull << 20;
+    /// Aggregation trees (true): every FPGA on the members' paths sums what passes through it
+    /// and sends one partial sum up; false: the one-point (SwitchML-like) design, every member
+    /// sends to one FPGA.
+    bool aggregationTree = true;
+
+    /// Slots of a clique's pool at an FPGA that serves \p cliques cliques at once.
+    uint32_t SlotsPerClique(uint32_t cliques) const;
     double aggregationTimeoutS = 0.5; ///< Straggler timeout for an incomplete slot.
 
     /// The richest pattern the set allows (aggregation, else multicast, else all-to-all).

@@ -6,6 +6,7 @@ set(IN_NS3_SUITES
     intelligent-network-fluid
     intelligent-network-training
     intelligent-network-options
+    intelligent-network-aggtree
 )
 foreach(suite ${IN_NS3_SUITES})
   add_test(NAME ns3-suite/${suite}
