@@ -433,6 +433,8 @@ ScenarioHelper::DescribeTree(const std::vector<AggregationNode>& tree,
                              : m_caps.fpgaLatencyS + m_routes->Latency(n->up) +
                                    upLatency(static_cast<uint32_t>(n->parent));
     };
+    double upMax = 0;
+    double downMax = 0;
     for (const auto& n : info.nodes)
     {
         for (uint32_t m : n.members)
@@ -440,10 +442,11 @@ ScenarioHelper::DescribeTree(const std::vector<AggregationNode>& tree,
             info.leafOf[m] = n.device;
             RoutePlanner::Path in = m_routes->ShortestPath(m, n.device);
             charge(in);
-            info.roundTripS[m] =
-                m_routes->Latency(in) + upLatency(n.device) + m_routes->PathLatency(root, m);
+            upMax = std::max(upMax, m_routes->Latency(in) + upLatency(n.device));
+            downMax = std::max(downMax, m_routes->PathLatency(root, m));
         }
     }
+    info.latencyS = upMax + downMax;
     charge(m_routes->Tree(root, members));
     info.usage.usage.assign(acc.begin(), acc.end());
     return info;
@@ -452,6 +455,13 @@ ScenarioHelper::DescribeTree(const std::vector<AggregationNode>& tree,
 void
 ScenarioHelper::BuildAggregation()
 {
+    if (WireFormat::IpBytes(m_caps.slotBytes) > m_mtu)
+    {
+        throw std::invalid_argument("aggregation slot size " + std::to_string(m_caps.slotBytes) +
+                                    " bytes does not fit the MTU " + std::to_string(m_mtu) +
+                                    " (largest: " +
+                                    std::to_string(WireFormat::MaxPayload(m_mtu)) + ")");
+    }
     for (std::size_t p = 0; p < m_schedule.Period(); ++p)
     {
         const auto& cliques = m_schedule.RoundAt(p).cliques;
@@ -818,7 +828,8 @@ ScenarioHelper::Build()
             if (p.pattern == ExchangePattern::AGGREGATION && !p.peers.empty())
             {
                 const TreeInfo& tree = m_trees.at({p.cliqueKey / 256u, p.cliqueKey % 256u});
-                hints[p.aggregator] = Seconds(tree.roundTripS.at(id) + 1e-3);
+                // A sum returns once the farthest member's contribution reached the root.
+                hints[p.aggregator] = Seconds(2 * tree.latencyS + 1e-3);
             }
         }
         app->SetRttHints(hints);

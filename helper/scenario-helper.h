@@ -224,7 +224,8 @@ class ScenarioHelper
         std::map<uint32_t, uint32_t> leafOf; ///< Member island -> FPGA device it sends to.
         uint32_t window = 0;                 ///< Slots per pool.
         FlowUsage usage;                     ///< One copy per tree edge per direction + FPGAs.
-        std::map<uint32_t, double> roundTripS; ///< Member -> up to the root and back, s.
+        /// Longest member -> root latency (FPGA latencies included) + longest root -> member.
+        double latencyS = 0;
     };
 
     std::vector<AggregationNode> PlanTree(const std::vector<uint32_t>& members,
