@@ -14,6 +14,9 @@
 //
 //   ./training-curves --modelBytes=1e9 --linkRate=10e9 --csv=curves.csv --json=summary.json
 //
+// Options: ExperimentOptions (doc/options-table.rst), the same flags and defaults as every
+// program (a 100 MB model, 10 ms steps, one local step, period 2 unless given). Exit status
+// 0, or 2 on bad input (before anything is trained).
 // scripts/training-table.py turns the output into doc/training-gap.rst and a PNG plot.
 
 #include "ns3/core-module.h"
@@ -31,132 +34,58 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string topologyPath = std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology";
-    double modelBytes = 1e9;
-    double linkRate = 10e9;
-    uint32_t segmentSize = 8192;
-    double computeTime = 0.05;
-    uint32_t localSteps = 20;
-    std::string taskKind = "classification";
-    std::string dataset = ProxyTaskConfig().dataset;
-    std::string datasetDir = ProxyTaskConfig().datasetDir;
-    std::string hidden = ProxyTaskConfig::HiddenText(ProxyTaskConfig().hidden);
-    double alpha = ProxyTaskConfig().alpha;
-    uint32_t classes = ProxyTaskConfig().classes;
-    uint32_t samplesPerIsland = 0;
-    uint32_t dimension = 2048;
-    double heterogeneity = 1.0;
-    std::string optimizer = "sgd";
-    double learningRate = 0.05;
-    double sgdMomentum = 0.9;
-    uint32_t batch = 32;
-    double outerLr = 1.0;
-    double outerMomentum = 0.0;
-    double horizon = 300;
-    double referenceHorizon = 60;
-    double targetFraction = 0.9;
-    std::string metric = "islands-mean";
-    uint32_t period = 3;
-    uint64_t seed = 1;
-    std::string csvPath = "training-curves.csv";
-    std::string jsonPath = "training-summary.json";
-
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("topology", "Topology file", topologyPath);
-    cmd.AddValue("modelBytes", "Modelled payload per island per round, bytes", modelBytes);
-    cmd.AddValue("linkRate", "Rate of every private link, bit/s", linkRate);
-    cmd.AddValue("segmentSize", "Payload bytes per segment", segmentSize);
-    cmd.AddValue("computeTime", "Simulated seconds per local step", computeTime);
-    cmd.AddValue("localSteps", "Local steps per round", localSteps);
-    cmd.AddValue("task", "classification | logistic (a task with an accuracy)", taskKind);
-    cmd.AddValue("dataset",
-                 "Classification: synthetic | fashion-mnist (Debian's dataset-fashion-mnist)",
-                 dataset);
-    cmd.AddValue("datasetDir", "Classification: folder of the Fashion-MNIST files", datasetDir);
-    cmd.AddValue("hidden", "Classification: hidden layer widths, e.g. 128,64 (none: linear)",
-                 hidden);
-    cmd.AddValue("alpha",
-                 "Classification: Dirichlet label skew (small = few classes per island, "
-                 "inf = iid)",
-                 alpha);
-    cmd.AddValue("classes", "Classification: number of classes", classes);
-    cmd.AddValue("samplesPerIsland",
-                 "Rows per island's shard (0: 4096 synthetic, 1024 "
-                 "fashion-mnist and linear)",
-                 samplesPerIsland);
-    cmd.AddValue("dimension", "Linear tasks: parameters of the model", dimension);
-    cmd.AddValue("heterogeneity", "Linear tasks: non-iid shards, 0 = iid", heterogeneity);
-    cmd.AddValue("optimizer", "Inner optimizer: sgd | adamw", optimizer);
-    cmd.AddValue("lr", "Inner learning rate", learningRate);
-    cmd.AddValue("sgdMomentum", "Inner SGD momentum (0 = plain SGD)", sgdMomentum);
-    cmd.AddValue("batch", "Rows per minibatch (0 = full shard)", batch);
-    cmd.AddValue("outerLr", "DiLoCo outer learning rate (1 = plain averaging)", outerLr);
-    cmd.AddValue("outerMomentum", "DiLoCo outer Nesterov momentum (0 = plain averaging)",
-                 outerMomentum);
-    cmd.AddValue("horizon", "Simulated seconds of training per distributed curve", horizon);
-    cmd.AddValue("referenceHorizon",
-                 "Simulated seconds of colocated training whose best accuracy sets the target",
-                 referenceHorizon);
-    cmd.AddValue("targetFraction", "Target: this fraction of colocated's best held-out accuracy",
-                 targetFraction);
-    cmd.AddValue("metric",
-                 "Score of distributed runs: islands-mean | islands-min | "
-                 "average-model",
-                 metric);
-    cmd.AddValue("period", "Longest schedule period the optimizer searches", period);
-    cmd.AddValue("seed", "Seed of the task, minibatches and optimizer", seed);
-    cmd.AddValue("csv", "Output: every curve (series,time_s,loss,accuracy)", csvPath);
-    cmd.AddValue("json", "Output: summary", jsonPath);
-    cmd.Parse(argc, argv);
+    ExperimentOptions options("training-curves",
+                              {"topology", "network", "optimizer", "island", "fpga", "training",
+                               "curves"});
+    options.SetSimulates(false); // fluid round times: ns-3 attributes would have no effect
+    options.Parse(argc, argv);
+    const double computeTime = options.GetDouble("computeTime");
+    const uint32_t localSteps = static_cast<uint32_t>(options.GetInteger("localSteps"));
+    const uint32_t fixedPointBits = static_cast<uint32_t>(options.GetInteger("fixedPointBits"));
+    const double horizon = options.GetDouble("horizon");
+    const double targetFraction = options.GetDouble("targetFraction");
+    const std::string metric = options.GetText("metric");
+    const std::string csvPath = options.GetText("csv");
+    const std::string jsonPath = options.GetText("json");
 
     try
     {
-        if (!(modelBytes > 0) || !(linkRate > 0) || !(computeTime > 0) || !(horizon > 0))
+        if (!(computeTime > 0))
         {
-            throw std::invalid_argument(
-                "--modelBytes, --linkRate, --computeTime and --horizon must be positive");
+            throw std::invalid_argument("--computeTime=0: training-curves needs a positive "
+                                        "compute time (colocated training advances one step "
+                                        "per --computeTime)");
         }
-        Topology topology = TopologyReader::Read(topologyPath);
-        std::vector<std::string> cities = topology.CityCodes();
-        NetworkGraphOptions graphOptions;
-        graphOptions.privateRateBps = linkRate;
-        NetworkGraph graph = NetworkGraph::FromTopology(topology, graphOptions);
-        CostParameters params;
-        params.modelBytes = modelBytes;
-        params.segmentPayloadBytes = segmentSize;
-        params.computeTimeS = computeTime;
-        params.localSteps = localSteps;
+        Topology topology = options.LoadTopology();
+        NetworkGraph graph = NetworkGraph::FromTopology(topology, options.ToGraphOptions());
+        std::vector<std::string> cities = options.OptimizerIslands(topology, graph);
+        CostParameters params = options.ToCostParameters();
+        const NetworkCapabilities optionCaps = options.ToCapabilities(topology);
 
         GapSetup setup;
-        setup.task.kind = ProxyTaskConfig::ParseKind(taskKind);
-        setup.task.hidden = ProxyTaskConfig::ParseHidden(hidden);
-        setup.task.alpha = alpha;
-        setup.task.classes = classes;
-        setup.task.dataset = dataset;
-        setup.task.datasetDir = datasetDir;
-        setup.task.samplesPerIsland =
-            samplesPerIsland > 0
-                ? samplesPerIsland
-                : ProxyTaskConfig::DefaultSamplesPerIsland(setup.task.kind, dataset);
-        setup.task.dimension = dimension;
-        setup.task.heterogeneity = heterogeneity;
-        setup.task.islands = cities.size();
-        setup.task.seed = seed;
-        setup.inner.kind = LocalOptimizerConfig::ParseKind(optimizer);
-        setup.inner.learningRate = learningRate;
-        setup.inner.momentum = setup.inner.kind == LocalOptimizerKind::SGD ? sgdMomentum : 0.0;
-        setup.inner.batchSize = batch;
-        setup.outer.learningRate = outerLr;
-        setup.outer.momentum = outerMomentum;
+        setup.task = TrainingOptions::TaskConfig(options, cities.size());
+        setup.inner = TrainingOptions::Inner(options);
+        setup.outer = TrainingOptions::Outer(options);
         setup.localSteps = localSteps;
         setup.computeTimeS = computeTime;
         setup.targetFraction = targetFraction;
-        setup.referenceHorizonS = referenceHorizon;
+        setup.referenceHorizonS = options.GetDouble("referenceHorizon");
         setup.metric = TrainingMetrics::ParseMetric(metric);
-        setup.seed = seed;
+        setup.seed = options.GetInteger("seed");
+        setup.Validate();
+        // Outputs are opened before anything is trained.
+        std::ofstream csv(csvPath);
+        if (!csv)
+        {
+            throw std::invalid_argument("--csv=" + csvPath + ": cannot write this file");
+        }
+        std::ofstream jsonOut(jsonPath);
+        if (!jsonOut)
+        {
+            throw std::invalid_argument("--json=" + jsonPath + ": cannot write this file");
+        }
         GapEvaluator evaluator(setup); // trains the colocated reference
 
-        std::ofstream csv(csvPath);
         csv << "series,time_s,loss,accuracy\n";
         auto writeCurve = [&](const std::string& name, const LossCurve& curve) {
             for (const auto& p : curve)
@@ -168,26 +97,29 @@ main(int argc, char* argv[])
         writeCurve("colocated", evaluator.ColocatedCurve());
         const double colocatedTime = evaluator.ColocatedTimeToTarget();
 
+        // Every effective setting (the table's options, the module's attributes) under
+        // "parameters"; the figures the report script reads beside them.
         nlohmann::json summary = {
-            {"modelBytes", modelBytes},
-            {"linkRate", linkRate},
+            {"parameters", nlohmann::json::parse(options.ParametersJson())},
+            {"modelBytes", params.modelBytes},
+            {"linkRate", options.GetDouble("linkRate")}, // 0: the topology's rates
             {"computeTime", computeTime},
             {"localSteps", localSteps},
-            {"task", taskKind},
-            {"dataset", dataset},
+            {"task", options.GetText("task")},
+            {"dataset", setup.task.dataset},
             {"hidden", ProxyTaskConfig::HiddenText(setup.task.hidden)},
-            {"alpha", std::isinf(alpha) ? nlohmann::json("inf") : nlohmann::json(alpha)},
-            {"classes", classes},
+            {"alpha", options.GetText("alpha")},
+            {"classes", setup.task.classes},
             {"samplesPerIsland", setup.task.samplesPerIsland},
-            {"parameters", evaluator.Task()->Dimension()},
-            {"optimizer", optimizer},
-            {"lr", learningRate},
+            {"parameterCount", evaluator.Task()->Dimension()},
+            {"optimizer", options.GetText("optimizer")},
+            {"lr", setup.inner.learningRate},
             {"sgdMomentum", setup.inner.momentum},
-            {"batch", batch},
-            {"outerLr", outerLr},
-            {"outerMomentum", outerMomentum},
+            {"batch", setup.inner.batchSize},
+            {"outerLr", setup.outer.learningRate},
+            {"outerMomentum", setup.outer.momentum},
             {"horizon", horizon},
-            {"referenceHorizon", referenceHorizon},
+            {"referenceHorizon", setup.referenceHorizonS},
             {"targetFraction", targetFraction},
             {"metric", metric},
             {"bestAccuracy", evaluator.BestAccuracy()},
@@ -215,8 +147,10 @@ main(int argc, char* argv[])
             {"best multicast+aggregation", ExchangePattern::AGGREGATION, true, true}};
         for (const Series& s : series)
         {
-            NetworkCapabilities caps = NetworkCapabilities::ForPattern(s.mode);
-            caps.slotBytes = segmentSize;
+            // The options' FPGA and slot settings, with this series' pattern.
+            NetworkCapabilities caps = optionCaps;
+            caps.multicast = s.mode != ExchangePattern::ALL_TO_ALL;
+            caps.aggregation = s.mode == ExchangePattern::AGGREGATION;
             CostModel cost(graph, caps, params);
             Schedule schedule = BaselineSchedules::AllReduce(cities);
             std::vector<double> times;
@@ -234,10 +168,9 @@ main(int argc, char* argv[])
             {
                 if (s.optimize)
                 {
-                    OptimizerOptions options;
-                    options.maxPeriod = period;
-                    options.seed = seed;
-                    schedule = ScheduleOptimizer(cost, cities, options).Optimize().schedule;
+                    schedule = ScheduleOptimizer(cost, cities, options.ToOptimizerOptions())
+                                   .Optimize()
+                                   .schedule;
                 }
                 times = cost.PeriodRoundTimes(schedule);
             }
@@ -249,7 +182,7 @@ main(int argc, char* argv[])
             SyncMode sync =
                 s.mode == ExchangePattern::AGGREGATION ? SyncMode::FIXED_POINT : SyncMode::EXACT;
             GapResult result =
-                evaluator.Evaluate(schedule, cities, times, horizon, sync, 16, false);
+                evaluator.Evaluate(schedule, cities, times, horizon, sync, fixedPointBits, false);
             writeCurve(s.name, result.curve);
             std::string sizes = s.communicate ? ScheduleOptimizer::CliqueSizes(schedule) : "-";
             std::printf("%-28s %-24s %10.3f %14.2f %10.2f %10.4f\n", s.name.c_str(), sizes.c_str(),
@@ -267,7 +200,7 @@ main(int argc, char* argv[])
                                          {"gap", finiteOr(result.gap)},
                                          {"overflows", result.run.overflows}});
         }
-        std::ofstream(jsonPath) << summary.dump(2) << "\n";
+        jsonOut << summary.dump(2) << "\n";
         std::printf("target accuracy %.4f (%.0f%% of colocated's best %.4f, scored on %s); "
                     "curves in %s\n",
                     evaluator.TargetAccuracy(), 100 * targetFraction, evaluator.BestAccuracy(),
@@ -275,8 +208,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 2;
+        return options.Fail(e);
     }
-    return 0;
+    return ExperimentOptions::EXIT_COMPLETE;
 }

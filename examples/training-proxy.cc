@@ -11,6 +11,9 @@
 //
 //   ./training-proxy --mode=aggregation --schedule=3x3-rotating --rounds=6 --modelBytes=1e8
 //
+// Options: ExperimentOptions (doc/options-table.rst), the same flags and defaults as every
+// program; without --schedule the optimizer's best schedule for the topology runs. Exit
+// status: 0 complete, 1 incomplete run, 2 bad input (before anything is simulated).
 // The modelled payload (--modelBytes) is what crosses the network; the first segments carry
 // the real vector (the network's parameters). For long curves and time to target use the fluid
 // path (examples/training-curves.cc), which the TestSuites check against this one.
@@ -29,72 +32,11 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string topologyPath = std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology";
-    std::string schedulePath = "3x3-rotating";
-    std::string mode = "unicast";
-    std::string db = "results.db";
-    std::string runKey;
-    uint32_t rounds = 6;
-    double modelBytes = 20e6;
-    uint32_t segmentSize = 8192;
-    std::string taskKind = "classification";
-    std::string dataset = ProxyTaskConfig().dataset;
-    std::string datasetDir = ProxyTaskConfig().datasetDir;
-    std::string hidden = ProxyTaskConfig::HiddenText(ProxyTaskConfig().hidden);
-    double alpha = ProxyTaskConfig().alpha;
-    uint32_t classes = ProxyTaskConfig().classes;
-    uint32_t samplesPerIsland = 0;
-    uint32_t dimension = 2048;
-    uint32_t localSteps = 5;
-    double computeTime = 0.01;
-    std::string optimizer = "sgd";
-    double learningRate = 0.05;
-    double sgdMomentum = 0.9;
-    uint32_t batch = 32;
-    double outerLr = 1.0;
-    double momentum = 0.0;
-    double heterogeneity = 1.0;
-    uint32_t fixedPointBits = 16;
-    uint64_t seed = 1;
-
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("topology", "Topology file", topologyPath);
-    cmd.AddValue("schedule", "Schedule file or shipped schedule name", schedulePath);
-    cmd.AddValue("mode", "unicast | multicast | aggregation", mode);
-    cmd.AddValue("rounds", "Rounds", rounds);
-    cmd.AddValue("modelBytes", "Modelled payload per island per round, bytes", modelBytes);
-    cmd.AddValue("segmentSize", "Payload bytes per simulated segment", segmentSize);
-    cmd.AddValue("task", "classification | least-squares | logistic", taskKind);
-    cmd.AddValue("dataset",
-                 "Classification: synthetic | fashion-mnist (Debian's dataset-fashion-mnist)",
-                 dataset);
-    cmd.AddValue("datasetDir", "Classification: folder of the Fashion-MNIST files", datasetDir);
-    cmd.AddValue("hidden", "Classification: hidden layer widths, e.g. 128,64 (none: linear)",
-                 hidden);
-    cmd.AddValue("alpha",
-                 "Classification: Dirichlet label skew (small = few classes per island, "
-                 "inf = iid)",
-                 alpha);
-    cmd.AddValue("classes", "Classification: number of classes", classes);
-    cmd.AddValue("samplesPerIsland",
-                 "Rows per island's shard (0: 4096 synthetic, 1024 "
-                 "fashion-mnist and linear)",
-                 samplesPerIsland);
-    cmd.AddValue("dimension", "Linear tasks: parameters of the model", dimension);
-    cmd.AddValue("localSteps", "Local steps per round", localSteps);
-    cmd.AddValue("computeTime", "Simulated seconds per local step", computeTime);
-    cmd.AddValue("optimizer", "Inner optimizer: sgd | adamw", optimizer);
-    cmd.AddValue("lr", "Inner learning rate", learningRate);
-    cmd.AddValue("sgdMomentum", "Inner SGD momentum (0 = plain SGD)", sgdMomentum);
-    cmd.AddValue("batch", "Rows per minibatch (0 = full shard)", batch);
-    cmd.AddValue("outerLr", "DiLoCo outer learning rate (1 = plain averaging)", outerLr);
-    cmd.AddValue("momentum", "DiLoCo outer Nesterov momentum (0 = plain averaging)", momentum);
-    cmd.AddValue("heterogeneity", "Linear tasks: non-iid shards, 0 = iid", heterogeneity);
-    cmd.AddValue("fixedPointBits", "Fraction bits of the aggregated fixed point", fixedPointBits);
-    cmd.AddValue("seed", "Seed of the task and the minibatches", seed);
-    cmd.AddValue("db", "Results database (none: do not record)", db);
-    cmd.AddValue("runKey", "Identity of this run in the database", runKey);
-    cmd.Parse(argc, argv);
+    ExperimentOptions options("training-proxy",
+                              {"topology", "network", "exchange", "schedule", "optimizer",
+                               "island", "fpga", "run", "packet", "output", "training"});
+    options.Parse(argc, argv);
+    const std::string db = options.GetText("db");
 
     ScenarioHelper scenario;
     std::shared_ptr<const ProxyTask> task;
@@ -104,91 +46,36 @@ main(int argc, char* argv[])
     std::unique_ptr<ResultsDatabase> database; // opened and checked before the simulation
     try
     {
-        Topology topology = TopologyReader::Read(topologyPath);
-        std::string file = schedulePath.find(".json") != std::string::npos
-                               ? schedulePath
-                               : std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/schedules/" +
-                                     schedulePath + ".json";
-        Schedule schedule = Schedule::Load(file, topology.CityCodes());
+        Topology topology = options.LoadTopology();
+        Schedule schedule = options.LoadSchedule(topology);
         cities = schedule.Cities();
-
-        ProxyTaskConfig tc;
-        tc.kind = ProxyTaskConfig::ParseKind(taskKind);
-        tc.hidden = ProxyTaskConfig::ParseHidden(hidden);
-        tc.alpha = alpha;
-        tc.classes = classes;
-        tc.dataset = dataset;
-        tc.datasetDir = datasetDir;
-        tc.samplesPerIsland = samplesPerIsland > 0
-                                  ? samplesPerIsland
-                                  : ProxyTaskConfig::DefaultSamplesPerIsland(tc.kind, dataset);
-        tc.dimension = dimension;
-        tc.islands = cities.size();
-        tc.heterogeneity = heterogeneity;
-        tc.seed = seed;
-        task = ProxyTask::Create(tc);
-        LocalOptimizerConfig inner;
-        inner.kind = LocalOptimizerConfig::ParseKind(optimizer);
-        inner.learningRate = learningRate;
-        inner.momentum = inner.kind == LocalOptimizerKind::SGD ? sgdMomentum : 0.0;
-        inner.batchSize = batch;
-        OuterOptimizerConfig outer;
-        outer.learningRate = outerLr;
-        outer.momentum = momentum;
-        learners = ProxyLearner::ForAllIslands(task, inner, outer, seed);
-
-        scenario.SetTopology(topology);
-        scenario.SetSchedule(schedule);
-        scenario.SetCapabilities(NetworkCapabilities::ForPattern(ParsePattern(mode)));
-        scenario.SetRounds(rounds);
-        scenario.SetIslandAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
-        scenario.SetIslandAttribute("SegmentSize", UintegerValue(segmentSize));
-        scenario.SetIslandAttribute("ComputeTime", TimeValue(Seconds(computeTime)));
-        scenario.SetIslandAttribute("LocalSteps", UintegerValue(localSteps));
-        scenario.SetIslandAttribute("FixedPointBits", UintegerValue(fixedPointBits));
+        task = ProxyTask::Create(TrainingOptions::TaskConfig(options, cities.size()));
+        TrainingOptions::CheckModelFits(options, task->Dimension());
+        learners = ProxyLearner::ForAllIslands(task,
+                                               TrainingOptions::Inner(options),
+                                               TrainingOptions::Outer(options),
+                                               options.GetInteger("seed"));
+        options.Configure(scenario, topology, schedule);
         for (std::size_t i = 0; i < cities.size(); ++i)
         {
             scenario.SetLearner(cities[i], learners[i]); // island i trains shard i
         }
         scenario.Build();
-
-        run.runKey = runKey;
-        run.program = "training-proxy";
-        run.topology = topology.GetName();
-        run.schedule = schedule.GetName();
-        run.mode = mode;
-        run.seed = seed;
-        run.modelBytes = static_cast<uint64_t>(modelBytes);
-        run.segmentSize = segmentSize;
-        run.rounds = rounds;
-        run.parametersJson = nlohmann::json{
-            {"task", taskKind},
-            {"dataset", dataset},
-            {"hidden", ProxyTaskConfig::HiddenText(tc.hidden)},
-            {"alpha", std::isinf(alpha) ? nlohmann::json("inf") : nlohmann::json(alpha)},
-            {"classes", classes},
-            {"samplesPerIsland", tc.samplesPerIsland},
-            {"parameters", task->Dimension()},
-            {"optimizer", optimizer},
-            {"sgdMomentum", inner.momentum},
-            {"batch", batch},
-            {"dimension", dimension},
-            {"localSteps", localSteps},
-            {"computeTime", computeTime},
-            {"lr", learningRate},
-            {"outerLr", outerLr},
-            {"momentum", momentum},
-            {"heterogeneity", heterogeneity},
-            {"fixedPointBits", fixedPointBits},
-            {"modelBytes", modelBytes},
-            {"segmentSize",
-             segmentSize}}.dump();
-        database = ResultsDatabase::OpenForRun(db, runKey);
+        options.CheckAttributesApplied();
+        run = options.MakeRunRecord(topology.GetName(), schedule.GetName());
+        // What the options imply and the table does not hold: the task's size.
+        nlohmann::json parameters = nlohmann::json::parse(run.parametersJson);
+        parameters["parameters"] = task->Dimension();
+        parameters["samplesPerIslandResolved"] = task->ShardRows(0);
+        run.parametersJson = parameters.dump();
+        database = ResultsDatabase::OpenForRun(db, run.runKey);
+        std::cout << "Training proxy on " << topology.GetName() << ": " << cities.size()
+                  << " islands, schedule '" << schedule.GetName() << "', mode "
+                  << options.GetText("mode") << ", " << task->Dimension() << " parameters\n";
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 2;
+        return options.Fail(e);
     }
 
     std::vector<TrainingRecord> rows;
@@ -222,7 +109,7 @@ main(int argc, char* argv[])
     int status = result.complete ? 0 : 1;
     if (!result.complete)
     {
-        std::cerr << "error: " << result.error << std::endl;
+        std::cerr << "training-proxy: error: " << result.error << std::endl;
     }
     if (database)
     {
@@ -233,8 +120,7 @@ main(int argc, char* argv[])
         }
         catch (const std::exception& e)
         {
-            std::cerr << "error: " << e.what() << std::endl;
-            status = 2;
+            status = options.Fail(e);
         }
     }
     Simulator::Destroy();

@@ -16,14 +16,15 @@
 //     fpga       in-network aggregation          run       rounds to simulate
 //     packet     packet-level (ns-3) only         fluid     fluid model only
 //     output     where results go (not recorded)  trace     trace files (not recorded)
-//     report     tool output (not recorded)       proxy, curves, synthetic, dumbbell, star,
-//                                                 comparison, bench: one program each
+//     report     tool output (not recorded)       training  proxy task and optimisers
+//     curves, synthetic, dumbbell, star, comparison, bench: one program each
 // doc/options-table.rst is generated from this table (--PrintOptionsRst) and checked
 // against it by a test.
 #include "experiment-options.h"
 
 #include "ns3/data-directory.h"
 #include "ns3/graphml-topology-reader.h"
+#include "ns3/proxy-task.h"
 
 #include <string>
 
@@ -50,7 +51,7 @@ ExperimentOptions::Table()
         // exchange, schedule, optimizer
         {"mode", "unicast | multicast | aggregation", "unicast", V::Choice({"unicast", "multicast", "aggregation"}), "", "exchange"},
         {"schedule", "Schedule file or shipped schedule name (empty: the optimizer's best schedule for the topology, mode and model)", "", V::Text(), "", "schedule"},
-        {"islands", "Comma-separated island cities of the optimizer's schedule (empty: every city)", "", V::List(), "", "optimizer"},
+        {"islands", "Comma-separated island cities of the optimizer's schedule (empty: every city that has a device)", "", V::List(), "", "optimizer"},
         {"period", "Longest schedule period the optimizer searches", "2", V::Integer(1, 8), "", "optimizer"},
         {"seed", "Seed of the optimizer's search and of the training proxy's task and minibatches (ns-3's own streams: RngSeed, RngRun)", "1", V::Integer(0, maxSeed), "", "optimizer"},
         {"iterations", "Optimizer: annealing proposals per start and period round", "4000", V::Integer(1, 10000000), "", "optimizer"},
@@ -87,18 +88,30 @@ ExperimentOptions::Table()
         {"traceDir", "Directory of the --pcap, --flowmon and --netanim files (created if needed)", "traces", V::Text(), "", "trace"},
         {"out", "Output file of the tool (optimize-schedule: the best schedule as JSON; optimizer-table: the .rst table; empty: none / standard output)", "", V::Text(), "", "report"},
         {"baselines", "Also evaluate and print the baseline schedules", "true", V::Flag(), "", "report"},
-        // training proxy
-        {"dimension", "Parameters of the proxy model", "2048", V::Integer(1, 10000000), "", "proxy"},
-        {"lr", "SGD learning rate of the proxy task", "0.01", V::Real(1e-12, 100), "", "proxy"},
-        {"outerLr", "DiLoCo outer learning rate (1: plain averaging)", "1", V::Real(0, 100), "", "proxy"},
-        {"momentum", "DiLoCo outer Nesterov momentum (0: plain averaging)", "0", V::Real(0, 1, true), "", "proxy"},
-        {"heterogeneity", "Non-iid shards of the proxy task (0: iid)", "1", V::Real(0, 100), "", "proxy"},
-        {"fixedPointBits", "Fraction bits of the int32 fixed-point values sent for aggregation", A, V::Integer(0, 30), "ns3::TrainingIsland::FixedPointBits", "proxy"},
+        // training: the proxy task and its optimisers (training-proxy, training-curves)
+        {"task", "Proxy task: an MLP classifying label-skewed shards, or a linear model (least squares, logistic regression)", "classification", V::Choice({"classification", "least-squares", "logistic"}), "", "training"},
+        {"dataset", "Classification data: a Gaussian mixture, or Fashion-MNIST as Debian's dataset-fashion-mnist ships it", ProxyTaskConfig().dataset, V::Choice({"synthetic", "fashion-mnist"}), "", "training"},
+        {"datasetDir", "Classification: folder of the Fashion-MNIST IDX files", ProxyTaskConfig().datasetDir, V::Text(), "", "training"},
+        {"hidden", "Classification: hidden layer widths, comma-separated, each 1 .. 65536 (none: a linear classifier)", ProxyTaskConfig::HiddenText(ProxyTaskConfig().hidden), V::Text(), "", "training"},
+        {"alpha", "Classification: Dirichlet label skew of the islands' shards, a number in [1e-6, 1e6] (small: few classes per island) or inf (iid shards)", "0.1", V::Text(), "", "training"},
+        {"classes", "Classification (synthetic data): number of classes", "10", V::Integer(2, 1000), "", "training"},
+        {"samplesPerIsland", "Rows of every island's shard (0: 4096 synthetic, 1024 Fashion-MNIST and the linear tasks)", "0", V::Integer(0, 1000000), "", "training"},
+        {"dimension", "Linear tasks: parameters of the model", "2048", V::Integer(1, 1000000), "", "training"},
+        {"heterogeneity", "Linear tasks: non-iid shards (0: iid)", "1", V::Real(0, 100), "", "training"},
+        {"optimizer", "Inner optimizer of every island (and of colocated training)", "sgd", V::Choice({"sgd", "adamw"}), "", "training"},
+        {"lr", "Inner learning rate", "0.05", V::Real(1e-12, 100), "", "training"},
+        {"sgdMomentum", "Inner SGD momentum (0: plain SGD; ignored by adamw)", "0.9", V::Real(0, 1, true), "", "training"},
+        {"batch", "Rows per minibatch (0: the full shard)", "32", V::Integer(0, 1000000), "", "training"},
+        {"outerLr", "DiLoCo outer learning rate at a synchronisation (1: plain averaging)", "1", V::Real(1e-12, 100), "", "training"},
+        {"outerMomentum", "DiLoCo outer Nesterov momentum (0: plain averaging)", "0", V::Real(0, 1, true), "", "training"},
+        {"fixedPointBits", "Fraction bits of the int32 fixed-point values sent for aggregation", A, V::Integer(0, 30), "ns3::TrainingIsland::FixedPointBits", "training"},
         // training curves
-        {"horizon", "Simulated seconds of training per curve", "300", V::Seconds(1e-3, 1e6), "", "curves"},
-        {"targetFraction", "Target loss: colocated final + fraction x (initial - final)", "0.2", V::Real(0, 1), "", "curves"},
-        {"csv", "Output: every curve (series,time_s,loss)", "training-curves.csv", V::Text(), "", "curves"},
-        {"json", "Output: summary", "training-summary.json", V::Text(), "", "curves"},
+        {"horizon", "Simulated seconds of training per distributed curve", "300", V::Seconds(1e-3, 1e6), "", "curves"},
+        {"referenceHorizon", "Simulated seconds of colocated training whose best held-out accuracy sets the target", "60", V::Seconds(1e-3, 1e6), "", "curves"},
+        {"targetFraction", "Target accuracy: this fraction of the colocated run's best held-out accuracy (over --referenceHorizon)", "0.9", V::Real(1e-6, 1), "", "curves"},
+        {"metric", "Score of the distributed runs: the mean or the worst of the islands' own models, or the average model", "islands-mean", V::Choice({"islands-mean", "islands-min", "average-model"}), "", "curves"},
+        {"csv", "Output: every curve (series,time_s,loss,accuracy)", "training-curves.csv", V::Text(), "", "curves"},
+        {"json", "Output: summary (every effective setting under 'parameters')", "training-summary.json", V::Text(), "", "curves"},
         // synthetic topologies
         {"synthetic", "Use a synthetic topology of this many cities instead of --topology (0: no)", "0", V::Integer(0, 10000), "", "synthetic"},
         {"topologySeed", "Seed of the synthetic topology", "1", V::Integer(0, maxSeed), "", "synthetic"},

@@ -979,8 +979,28 @@ ExperimentOptions::LoadTopology() const
 std::vector<std::string>
 ExperimentOptions::OptimizerIslands(const Topology& topology, const NetworkGraph& graph) const
 {
-    std::vector<std::string> islands =
-        Has("islands") && !GetList("islands").empty() ? GetList("islands") : topology.CityCodes();
+    // A city hosts an island through its devices: by default every city that has one (a city
+    // without devices is on the map only).
+    std::set<std::string> withDevices;
+    for (const Device& d : topology.Devices())
+    {
+        withDevices.insert(d.city);
+    }
+    std::vector<std::string> islands;
+    if (Has("islands") && !GetList("islands").empty())
+    {
+        islands = GetList("islands");
+    }
+    else
+    {
+        for (const std::string& c : topology.CityCodes())
+        {
+            if (withDevices.count(c))
+            {
+                islands.push_back(c);
+            }
+        }
+    }
     std::set<std::string> seen;
     for (const std::string& c : islands)
     {
@@ -988,6 +1008,11 @@ ExperimentOptions::OptimizerIslands(const Topology& topology, const NetworkGraph
         {
             throw std::invalid_argument("--islands: '" + c + "' is not a city of " +
                                         topology.GetName());
+        }
+        if (!withDevices.count(c))
+        {
+            throw std::invalid_argument("--islands: " + c + " has no device in " +
+                                        topology.GetName() + ": it cannot host an island");
         }
         if (!seen.insert(c).second)
         {
@@ -998,7 +1023,8 @@ ExperimentOptions::OptimizerIslands(const Topology& topology, const NetworkGraph
     {
         throw std::invalid_argument("at least two islands are needed (the topology " +
                                     topology.GetName() + " has " +
-                                    std::to_string(topology.Cities().size()) + " cities)");
+                                    std::to_string(withDevices.size()) +
+                                    " cities with devices)");
     }
     RoutePlanner routes(graph);
     for (const std::string& c : islands)

@@ -618,14 +618,42 @@ ScenarioHelper::Reroute(uint32_t edge)
     NS_LOG_INFO("rerouting around " << m_graph->EdgeName(edge) << " at "
                                     << Simulator::Now().As(Time::S));
     m_graph->SetEdgeUp(edge, false);
-    m_traffic.reset();
+    auto stop = [this, edge](const std::string& why) {
+        // The run cannot complete: end it now, INCOMPLETE with the cause (runs.error), in
+        // every mode, instead of waiting for the time limit or failing inside the simulation.
+        m_stopCause = "link " + m_graph->EdgeName(edge) + " failed at " +
+                      std::to_string(Simulator::Now().GetSeconds()) + " s: " + why;
+        NS_LOG_INFO(m_stopCause);
+        Simulator::Stop();
+    };
     m_routes = std::make_unique<RoutePlanner>(*m_graph);
-    m_traffic = std::make_unique<TrafficPlanner>(*m_routes, m_caps);
-    WanNetworkHelper::ClearRoutes(*m_network);
-    InstallRouting();
-    for (const auto& [id, app] : m_appOf)
+    for (uint32_t a : m_islandIds)
     {
-        app->SetPlan(PlanFor(id)); // new multicast branches at the sources
+        for (uint32_t b : m_islandIds)
+        {
+            if (a < b && !m_routes->Reachable(a, b))
+            {
+                stop("the network is partitioned (no route from " + m_graph->Nodes()[a].name +
+                     " to " + m_graph->Nodes()[b].name + ")");
+                return;
+            }
+        }
+    }
+    try
+    {
+        m_traffic.reset();
+        m_traffic = std::make_unique<TrafficPlanner>(*m_routes, m_caps);
+        WanNetworkHelper::ClearRoutes(*m_network);
+        InstallRouting();
+        for (const auto& [id, app] : m_appOf)
+        {
+            app->SetPlan(PlanFor(id)); // new multicast branches at the sources
+        }
+    }
+    catch (const std::exception& e)
+    {
+        stop(std::string("no reroute possible: ") + e.what());
+        return;
     }
     if (m_controller)
     {
@@ -854,6 +882,18 @@ ScenarioHelper::Build()
         auto learner = m_learners.find(m_graph->Nodes()[id].name);
         if (learner != m_learners.end())
         {
+            // The real vector travels as 8-byte doubles inside the modelled payload.
+            UintegerValue modelBytes;
+            app->GetAttribute("ModelBytes", modelBytes);
+            if (learner->second->Dimension() * 8 > modelBytes.Get())
+            {
+                throw std::invalid_argument(
+                    "ModelBytes " + std::to_string(modelBytes.Get()) + " is too small for the " +
+                    "learner of " + learner->first + ": its " +
+                    std::to_string(learner->second->Dimension()) +
+                    " parameters travel as 8-byte doubles (at least " +
+                    std::to_string(learner->second->Dimension() * 8) + " bytes)");
+            }
             app->SetLearner(learner->second);
         }
         ConnectTraces(app, id);
@@ -1007,7 +1047,8 @@ ScenarioHelper::Collect(double wallS) const
                    << app->GetRoundsCompleted() << ")";
             }
         }
-        r.error = os.str();
+        r.error = m_stopCause.empty() ? os.str() : m_stopCause + "; unfinished:" +
+                                                        os.str().substr(os.str().find(':') + 1);
     }
     for (const auto& [key, s] : m_stats)
     {
@@ -1047,6 +1088,16 @@ ScenarioHelper::Collect(double wallS) const
                 rec.endS = std::max(rec.endS, it->second.end);
                 rec.bytes += it->second.sent;
                 rec.retransmittedBytes += it->second.retxBytes;
+            }
+            for (const auto& city : cliques[c])
+            {
+                // A clique whose FPGA was given up on (a member fell back to multicast) is
+                // recorded as such, round by round.
+                auto app = m_appOf.find(m_graph->IslandNode(city));
+                if (app != m_appOf.end() && app->second->GetFallbackRounds().count(round))
+                {
+                    rec.pattern = kFallbackPattern;
+                }
             }
             if (finished)
             {

@@ -199,6 +199,8 @@ class ScenarioHelper
     int64_t m_stream = 1000;
 
     bool m_built = false;
+    /// Why the run was stopped before every island finished (a partition); runs.error.
+    std::string m_stopCause;
     std::unique_ptr<NetworkGraph> m_graph;
     std::unique_ptr<RoutePlanner> m_routes;
     std::unique_ptr<TrafficPlanner> m_traffic;

@@ -68,6 +68,13 @@ FpgaAggregator::GetTypeId()
                           TimeValue(Seconds(defaults.aggregationTimeoutS)),
                           MakeTimeAccessor(&FpgaAggregator::m_timeout),
                           MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("MaxResendRequests",
+                          "Times a slot asks its missing members to resend (one Timeout apart) "
+                          "before the FPGA gives it up: members that get no sum fall back to "
+                          "multicast on their own, so the requests are bounded.",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&FpgaAggregator::m_maxResendRequests),
+                          MakeUintegerChecker<uint32_t>(0, 1000))
             .AddTraceSource("SlotCompleted",
                             "A segment's sum is complete.",
                             MakeTraceSourceAccessor(&FpgaAggregator::m_slotCompleted),
@@ -292,7 +299,7 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             if (st.queue->Missing(h.seq).size() + 1 == inputs)
             {
                 Simulator::Schedule(m_timeout, &FpgaAggregator::CheckTimeout, this, h.round,
-                                    h.extra, h.seq);
+                                    h.extra, h.seq, 0u);
             }
             break;
         case AggregationQueue::COMPLETED:
@@ -518,11 +525,19 @@ FpgaAggregator::ServiceTag(const AggregatorClique& c) const
 }
 
 void
-FpgaAggregator::CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq)
+FpgaAggregator::CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq, uint32_t requests)
 {
     auto qit = m_queues.find(Key(round, clique));
     if (qit == m_queues.end() || !qit->second.queue->IsPending(seq) || !m_socket || m_failed)
     {
+        return;
+    }
+    if (requests >= m_maxResendRequests)
+    {
+        // Given up: the members that still wait fall back to multicast after their own
+        // timeout, and those that fell back will not contribute again.
+        NS_LOG_INFO("FpgaAggregator " << m_tag << ": slot " << seq << " of round " << round
+                                      << " given up after " << requests << " resend requests");
         return;
     }
     QueueState& st = qit->second;
@@ -534,7 +549,8 @@ FpgaAggregator::CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq)
     {
         AskInput(c, round, clique, seq, st.queue->GetCount(), m);
     }
-    Simulator::Schedule(m_timeout, &FpgaAggregator::CheckTimeout, this, round, clique, seq);
+    Simulator::Schedule(m_timeout, &FpgaAggregator::CheckTimeout, this, round, clique, seq,
+                        requests + 1);
 }
 
 std::vector<AggregationStats>

@@ -155,7 +155,7 @@ class FpgaAggregator : public Application
                   uint32_t input);
     void SendHeader(IslandHeader h, Ipv4Address to, uint16_t port);
     uint64_t m_partials = 0;
-    void CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq);
+    void CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq, uint32_t requests);
 
     uint16_t m_port;
     uint16_t m_islandPort;
@@ -164,6 +164,7 @@ class FpgaAggregator : public Application
     Time m_latency;
     uint32_t m_slots;
     Time m_timeout;
+    uint32_t m_maxResendRequests; ///< Resend requests per slot before it is given up.
 
     Ptr<Socket> m_socket;
     MulticastSender m_multicast;

@@ -366,10 +366,21 @@ OptionValidator::Parse(const std::string& what, const std::string& text) const
     }
     case Kind::LIST: {
         std::string joined;
-        std::stringstream in(text);
+        if (Trim(text).empty())
+        {
+            return joined; // the empty list (the option's "none" / "every")
+        }
+        std::stringstream in(text + ","); // a trailing comma yields a last, empty item
         for (std::string item; std::getline(in, item, ',');)
         {
             item = Trim(item);
+            if (item.empty() && in.peek() != EOF)
+            {
+                // "A,,B", ",," or ",A": a typo, not the empty list.
+                throw std::invalid_argument(what + "=" + text +
+                                            ": empty item (items are separated by single "
+                                            "commas; an empty value is the empty list)");
+            }
             if (item.empty())
             {
                 continue;

@@ -50,6 +50,10 @@ struct RoundRecord
     std::string pattern = ""; ///< Exchange pattern of the clique (PatternName); empty: the run's mode.
 };
 
+/// RoundRecord::pattern of an aggregation clique-round whose members gave up on the FPGA and
+/// exchanged by multicast instead (fallback after the aggregation timeout).
+constexpr const char* kFallbackPattern = "multicast (aggregation fell back)";
+
 /// One island in one round (table `island_rounds`).
 struct IslandRoundRecord
 {

@@ -66,8 +66,10 @@ SIMULATED_RE = re.compile(r"^(complete|INCOMPLETE)\b", re.M)
 # Extra arguments that keep each program small and quick (used when the option exists).
 SMALL_ARGS = {
     "nine-city-training": ["--modelBytes=2e5", "--rounds=1"],
-    "training-proxy": ["--modelBytes=1e5", "--rounds=1", "--dimension=64", "--localSteps=1"],
-    "training-curves": ["--horizon=5", "--dimension=64", "--period=1", "--modelBytes=1e7",
+    "training-proxy": ["--modelBytes=2e5", "--rounds=1", "--hidden=16", "--samplesPerIsland=256",
+                       "--localSteps=1"],
+    "training-curves": ["--horizon=2", "--referenceHorizon=1", "--hidden=8",
+                        "--samplesPerIsland=64", "--period=1", "--modelBytes=1e7",
                         "--localSteps=1"],
     "my-first-scenario": ["--modelBytes=2e5", "--rounds=1"],
     "schedule-comparison": ["--modelBytes=2e5", "--rounds=1", "--schedules=all-in-one"],
@@ -140,6 +142,23 @@ def discover_programs(build, work):
         for m in re.finditer(r"set\(IN_EXAMPLE_TEST_ARGS_([\w-]+)\s+(.*?)\)", text, re.S):
             base[m.group(1)] = [a.replace("${CMAKE_CURRENT_BINARY_DIR}", "@WORK@")
                                 for a in m.group(2).split()]
+    # The kind of every option of the shared table (integer, real, seconds, rate, ...): a real
+    # option whose default is a whole number (--outerLr=1) takes fractions.
+    kinds = {}
+    for name in names:
+        path = os.path.join(build, name)
+        if not os.access(path, os.X_OK):
+            continue
+        try:
+            rst = subprocess.run([path, "--PrintOptionsRst"], capture_output=True, text=True,
+                                 timeout=30).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        for m in re.finditer(r"^   \* - ``--([^`]+)``\n     - .*\n     - (\w+)", rst, re.M):
+            kinds[m.group(1)] = m.group(2)
+        if kinds:
+            break
+    TABLE_KINDS.update(kinds)
     programs = {}
     for name in names:
         path = os.path.join(build, name)
@@ -495,6 +514,7 @@ def is_number(text):
 
 
 FILE_OPTIONS = ("topology", "schedule")
+TABLE_KINDS = {}  # option -> kind in the shared options table (discover_programs)
 OUTPUT_OPTIONS = ("out", "csv", "json", "writeTopology")
 LIST_OPTIONS = ("schedules", "islands", "fpgaDevices")
 
@@ -513,16 +533,21 @@ def option_kind(name, default, help_text):
     if re.fullmatch(r"\s*[\w.+-]+(\s*\|\s*[\w.+-]+)+\s*", help_text or ""):
         return "choice"
     if default is not None and is_number(default):
+        if name in TABLE_KINDS:
+            return "int" if TABLE_KINDS[name] == "integer" else "number"
         return "int" if re.fullmatch(r"-?\d+", default) and default != "0" else "number"
     return "string"
 
 
-def cli_values(name, kind, default, work):
+def cli_values(name, kind, default, work, help_text=""):
     """[(label, value, expect)] for one option."""
     if kind in ("number", "int"):
+        # An option whose help says it takes "inf" (e.g. --alpha: iid shards) may accept it.
+        takes_inf = re.search(r"\binf\b", help_text or "") is not None
         values = [("abc", "abc", "reject"), ("empty", "", "reject"),
                   ("nan", "nan", "either" if default == "nan" else "reject"),
-                  ("inf", "inf", "reject"), ("1e300", "1e300", "reject"),
+                  ("inf", "inf", "either" if takes_inf else "reject"),
+                  ("1e300", "1e300", "reject"),
                   ("overflow", "1e999", "reject")]
         if not default or not default.startswith("-"):
             values.append(("negative", "-1", "reject"))
@@ -683,7 +708,7 @@ def build_cases(programs, work, build):
         small = p.small_args(work)
         for opt, (default, help_text) in sorted(p.options.items()):
             kind = option_kind(opt, default, help_text)
-            for label, value, expect in cli_values(opt, kind, default, work):
+            for label, value, expect in cli_values(opt, kind, default, work, help_text):
                 cname = "cli/%s/%s=%s" % (p.name, opt, label)
                 args = [a for a in small if not a.startswith("--%s=" % opt)]
                 args += ["--%s=%s" % (opt, value)] + db_arg(p, cname.replace("/", "_"))

@@ -103,7 +103,7 @@ def main():
         "%g s. Target: %d%% of colocated's best held-out accuracy (%.4f of %.4f); distributed "
         "runs are scored on %s; gap = time to target / colocated time to target; \"never\": "
         "not within %g s. \"Best\" schedules are the optimizer's for each capability." % (
-            summary["task"], summary["hidden"], summary["parameters"],
+            summary["task"], summary["hidden"], summary["parameterCount"],
             summary["samplesPerIsland"], summary["alpha"], summary["optimizer"], summary["lr"],
             summary["sgdMomentum"], summary["batch"], summary["localSteps"],
             summary["computeTime"], summary["linkRate"] / 1e9, summary["modelBytes"] / 1e9,

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <tuple>
 
 using namespace ns3;
 using namespace ns3::intelligent_network_test;
@@ -115,7 +116,9 @@ class LinkFailureTestCase : public TestCase
     }
 
   private:
-    ScenarioResult RunOnce(bool fail)
+    /// \p drops: packets dropped by the devices' receive error models (only a failed link
+    /// drops: no random loss here).
+    ScenarioResult RunOnce(bool fail, uint64_t& drops)
     {
         ScenarioHelper s;
         if (m_nineCity)
@@ -139,6 +142,10 @@ class LinkFailureTestCase : public TestCase
             // Compute lasts 10 ms: the exchange of round 0 is under way.
             s.FailLink(m_a, m_b, MilliSeconds(20), MilliSeconds(20));
         }
+        drops = 0;
+        Config::ConnectWithoutContext(
+            "/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyRxDrop",
+            MakeCallback(+[](uint64_t* n, Ptr<const Packet>) { ++*n; }).Bind(&drops));
         ScenarioResult r = s.Run();
         Simulator::Destroy();
         return r;
@@ -147,9 +154,14 @@ class LinkFailureTestCase : public TestCase
     void DoRun() override
     {
         uint32_t peers = m_nineCity ? 2 : 1;
-        ScenarioResult base = RunOnce(false);
-        ScenarioResult failed = RunOnce(true);
+        uint64_t baseDrops = 0;
+        uint64_t drops = 0;
+        ScenarioResult base = RunOnce(false, baseDrops);
+        ScenarioResult failed = RunOnce(true, drops);
         NS_TEST_ASSERT_MSG_EQ(failed.complete, true, failed.error);
+        // The fault really happened: the failed link dropped what was on it.
+        NS_TEST_EXPECT_MSG_EQ(baseDrops, 0u, "no drop without the failure");
+        NS_TEST_EXPECT_MSG_GT(drops, 0u, "the failed link dropped packets in flight");
         NS_TEST_EXPECT_MSG_EQ(LostBytes(failed, m_model, peers), 0u, "nothing lost");
         uint64_t retx = 0;
         for (const auto& ir : failed.islandRounds)
@@ -185,6 +197,80 @@ class LinkFailureTestCase : public TestCase
     std::string m_b;
     bool m_nineCity;
     uint64_t m_model = 20000000;
+};
+
+/// Three cities in a line, A - B - C (5 ms, 10 Gbps each); no public paths.
+Topology
+Line()
+{
+    Topology t("line");
+    for (const char* c : {"A", "B", "C"})
+    {
+        t.AddCity(City{c, c, 0.0, 0.0});
+        t.AddDevice(Device{std::string(c) + "D", c, 1e12, ""});
+    }
+    t.AddLink(TopologyLink{LinkKind::PRIVATE, "AD", "BD", 5e-3, 10e9});
+    t.AddLink(TopologyLink{LinkKind::PRIVATE, "BD", "CD", 5e-3, 10e9});
+    return t;
+}
+
+/**
+ * A link failure that partitions the network (B-C, C's only link) in the middle of round 0:
+ * the run ends at the reroute, INCOMPLETE, with the cause (the link, the partition) as its
+ * error, in every mode; nothing aborts. The same run without the failure completes.
+ */
+class PartitionTestCase : public TestCase
+{
+  public:
+    explicit PartitionTestCase(ExchangePattern mode)
+        : TestCase("a link failure partitions the network (" + PatternName(mode) +
+                   "): INCOMPLETE with the cause, no abort"),
+          m_mode(mode)
+    {
+    }
+
+  private:
+    ScenarioResult RunOnce(bool fail)
+    {
+        ScenarioHelper s;
+        s.SetTopology(Line());
+        s.SetSchedule(Schedule("abc", {ScheduleRound{{{"A", "B", "C"}}}}));
+        s.SetCapabilities(NetworkCapabilities::ForPattern(m_mode));
+        s.SetRounds(2);
+        s.SetIslandAttribute("ModelBytes", UintegerValue(20000000));
+        s.Build();
+        if (fail)
+        {
+            s.FailLink("BD", "CD", MilliSeconds(20), MilliSeconds(20)); // compute: 10 ms
+        }
+        m_drops = 0;
+        Config::ConnectWithoutContext(
+            "/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyRxDrop",
+            MakeCallback(+[](uint64_t* n, Ptr<const Packet>) { ++*n; }).Bind(&m_drops));
+        ScenarioResult r = s.Run();
+        Simulator::Destroy();
+        return r;
+    }
+
+    void DoRun() override
+    {
+        ScenarioResult base = RunOnce(false);
+        NS_TEST_ASSERT_MSG_EQ(base.complete, true, base.error);
+        NS_TEST_EXPECT_MSG_EQ(m_drops, 0u, "no drop without the failure");
+        ScenarioResult r = RunOnce(true);
+        std::printf("    %s: %s\n", PatternName(m_mode).c_str(), r.error.c_str());
+        NS_TEST_EXPECT_MSG_GT(m_drops, 0u, "the failed link dropped packets in flight");
+        NS_TEST_EXPECT_MSG_EQ(r.complete, false, "a partitioned network cannot complete");
+        NS_TEST_EXPECT_MSG_NE(r.error.find("link BD-CD failed"), std::string::npos, r.error);
+        NS_TEST_EXPECT_MSG_NE(r.error.find("partitioned"), std::string::npos, r.error);
+        // Ended at the reroute (20 + 20 ms), not at the time limit; round 0 never finished.
+        NS_TEST_EXPECT_MSG_LT(r.simTimeS, 0.041, "stopped at the reroute");
+        NS_TEST_EXPECT_MSG_GT(base.simTimeS, 0.041, "the failure is mid-round");
+        NS_TEST_EXPECT_MSG_EQ(r.rounds.size(), 0u, "no clique-round completed");
+    }
+
+    ExchangePattern m_mode;
+    uint64_t m_drops = 0; ///< Packets dropped by the devices' receive error models.
 };
 
 /**
@@ -233,6 +319,14 @@ class FpgaFailureTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(app->GetValuesChecked(), 2u * 3u * values, city);
             NS_TEST_EXPECT_MSG_EQ(app->GetValueMismatches(), 0u, city << ": inexact sum");
         }
+        // The fallback is recorded per clique and round (rounds.pattern), not hidden under
+        // the run's mode.
+        NS_TEST_EXPECT_MSG_EQ(r.rounds.size(), 2u, "two clique-rounds");
+        for (const auto& rec : r.rounds)
+        {
+            NS_TEST_EXPECT_MSG_EQ(rec.pattern, std::string(kFallbackPattern),
+                                  "round " << rec.round << " recorded as a fallback");
+        }
         for (const auto& ir : r.islandRounds)
         {
             if (ir.round == 0)
@@ -249,6 +343,74 @@ class FpgaFailureTestCase : public TestCase
             }
         }
         Simulator::Destroy();
+    }
+};
+
+/**
+ * Aggregation under loss with a short timeout: members give up on the FPGA and fall back to
+ * multicast, and the FPGA's resend requests for the slots they will never complete are
+ * bounded (MaxResendRequests per slot), instead of repeating every timeout until the run
+ * ends. The fallback is recorded per clique and round; every value is still exact.
+ */
+class BoundedResendTestCase : public TestCase
+{
+  public:
+    BoundedResendTestCase()
+        : TestCase("aggregation under loss: resend requests bounded per slot, fallback recorded")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t bound = 4;
+        Config::SetDefault("ns3::FpgaAggregator::MaxResendRequests", UintegerValue(bound));
+        ScenarioHelper s;
+        s.SetTopology(StarTopology(3, 10e9, 2e-3));
+        s.SetSchedule(Schedule("leaves", {ScheduleRound{{{"L0", "L1", "L2"}}}}));
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
+        caps.aggregationTimeoutS = 0.002;
+        s.SetCapabilities(caps);
+        s.SetRounds(4);
+        s.SetLossRate(0.05);
+        s.SetIslandAttribute("ModelBytes", UintegerValue(4000000));
+        s.SetIslandAttribute("CheckValues", UintegerValue(500000)); // every value of the model
+        s.Build();
+        std::map<std::tuple<uint32_t, uint16_t, uint32_t>, uint32_t> requests;
+        Config::ConnectWithoutContext(
+            "/NodeList/*/ApplicationList/*/$ns3::FpgaAggregator/Timeout",
+            MakeCallback(
+                +[](std::map<std::tuple<uint32_t, uint16_t, uint32_t>, uint32_t>* m,
+                    uint32_t round, uint16_t clique, uint32_t seq, uint32_t) {
+                    ++(*m)[{round, clique, seq}];
+                })
+                .Bind(&requests));
+        ScenarioResult r = s.Run();
+        NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+        uint32_t most = 0;
+        for (const auto& [slot, n] : requests)
+        {
+            most = std::max(most, n);
+        }
+        std::size_t fellBack = 0;
+        for (const auto& rec : r.rounds)
+        {
+            fellBack += rec.pattern == kFallbackPattern ? 1 : 0;
+        }
+        std::printf("    %zu slots asked for resends, at most %u times each; %zu of %zu "
+                    "clique-rounds fell back, %.1f ms simulated\n",
+                    requests.size(), most, fellBack, r.rounds.size(), r.simTimeS * 1e3);
+        NS_TEST_EXPECT_MSG_GT(requests.size(), 0u, "loss left slots incomplete at the FPGA");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(most, bound, "resend requests per slot are bounded");
+        NS_TEST_EXPECT_MSG_GT(fellBack, 0u, "a fallback is recorded");
+        for (const auto& city : s.GetIslandCities())
+        {
+            Ptr<TrainingIsland> app = s.GetIsland(city);
+            NS_TEST_EXPECT_MSG_EQ(app->GetValueMismatches(), 0u, city << ": inexact sum");
+            NS_TEST_EXPECT_MSG_GT(app->GetValuesChecked(), 0u, city);
+        }
+        Simulator::Destroy();
+        Config::Reset();
     }
 };
 
@@ -313,11 +475,27 @@ class LossLevelsTestCase : public TestCase
     }
 
   private:
-    ScenarioResult RunOnce(double loss, std::map<std::string, std::pair<uint64_t, uint64_t>>& v)
+    static constexpr uint64_t kModel = 2000000;
+    static constexpr uint32_t kRounds = 2;
+    static constexpr uint32_t kValues = kModel / 8; // every value of the model is checked
+
+    /// Runs with \p loss; \p v: per island (values checked, mismatches); \p drops: packets
+    /// the error models dropped (PhyRxDrop of the point-to-point devices).
+    ScenarioResult RunOnce(double loss,
+                           std::map<std::string, std::pair<uint64_t, uint64_t>>& v,
+                           uint64_t& drops)
     {
-        NineCity nc(m_mode, 2000000, 2);
+        NineCity nc(m_mode, kModel, kRounds);
         nc.scenario.SetLossRate(loss);
-        nc.scenario.SetIslandAttribute("CheckValues", UintegerValue(10000));
+        nc.scenario.Build();
+        for (const auto& city : nc.scenario.GetIslandCities())
+        {
+            nc.scenario.SetIslandAttribute(city, "CheckValues", UintegerValue(kValues));
+        }
+        drops = 0;
+        Config::ConnectWithoutContext(
+            "/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyRxDrop",
+            MakeCallback(+[](uint64_t* n, Ptr<const Packet>) { ++*n; }).Bind(&drops));
         ScenarioResult r = nc.scenario.Run();
         for (const auto& city : nc.scenario.GetIslandCities())
         {
@@ -331,31 +509,48 @@ class LossLevelsTestCase : public TestCase
     void DoRun() override
     {
         std::map<std::string, std::pair<uint64_t, uint64_t>> values;
-        ScenarioResult clean = RunOnce(0, values);
+        uint64_t drops = 0;
+        ScenarioResult clean = RunOnce(0, values, drops);
         NS_TEST_ASSERT_MSG_EQ(clean.complete, true, clean.error);
+        NS_TEST_EXPECT_MSG_EQ(drops, 0u, "no loss, no drop");
+        // Values every island checks in a loss-free run: every value of every round (the
+        // peers' vectors, or the FPGA's sums).
+        std::map<std::string, uint64_t> expected;
+        for (const auto& [city, cm] : values)
+        {
+            expected[city] = cm.first;
+            // 3x3 cliques: two peers' vectors per round, or one FPGA sum per round.
+            uint64_t perRound = m_mode == ExchangePattern::AGGREGATION ? 1 : 2;
+            NS_TEST_EXPECT_MSG_EQ(cm.first, kRounds * perRound * kValues,
+                                  city << " checks every value of every round");
+        }
         for (double loss : {0.001, 0.01, 0.05})
         {
             values.clear();
-            ScenarioResult r = RunOnce(loss, values);
+            ScenarioResult r = RunOnce(loss, values, drops);
             NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+            NS_TEST_EXPECT_MSG_GT(drops, 0u, "the error models dropped packets");
             uint64_t retx = 0;
             for (const auto& ir : r.islandRounds)
             {
                 retx += ir.retransmittedSegments;
                 if (m_mode != ExchangePattern::AGGREGATION)
                 {
-                    NS_TEST_EXPECT_MSG_EQ(ir.bytesReceived, 2u * 2000000, ir.island);
+                    NS_TEST_EXPECT_MSG_EQ(ir.bytesReceived, 2u * kModel, ir.island);
                 }
             }
+            NS_TEST_EXPECT_MSG_GT(retx, 0u, "lost segments were resent");
             for (const auto& [city, cm] : values)
             {
-                NS_TEST_EXPECT_MSG_GT(cm.first, 0u, city << " checked values");
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(cm.first, expected[city],
+                                            city << " checked every value despite the loss");
                 NS_TEST_EXPECT_MSG_EQ(cm.second, 0u, city << ": a value or sum was wrong");
             }
             std::printf("    %s, loss %.1f%%: %.1f ms vs %.1f ms loss-free (x%.2f), %llu "
-                        "segments resent\n",
-                        PatternName(m_mode).c_str(), loss * 100,
-                        r.simTimeS * 1e3, clean.simTimeS * 1e3, r.simTimeS / clean.simTimeS,
+                        "packets dropped, %llu segments resent\n",
+                        PatternName(m_mode).c_str(), loss * 100, r.simTimeS * 1e3,
+                        clean.simTimeS * 1e3, r.simTimeS / clean.simTimeS,
+                        static_cast<unsigned long long>(drops),
                         static_cast<unsigned long long>(retx));
             NS_TEST_EXPECT_MSG_GT_OR_EQ(r.simTimeS, clean.simTimeS * 0.999, "loss is not free");
         }
@@ -376,7 +571,13 @@ class FaultToleranceTestSuite : public TestSuite
                     TestCase::QUICK);
         AddTestCase(new LinkFailureTestCase(ExchangePattern::ALL_TO_ALL, "AD", "BD", false),
                     TestCase::QUICK);
+        for (ExchangePattern mode : {ExchangePattern::ALL_TO_ALL, ExchangePattern::MULTICAST,
+                                     ExchangePattern::AGGREGATION})
+        {
+            AddTestCase(new PartitionTestCase(mode), TestCase::QUICK);
+        }
         AddTestCase(new FpgaFailureTestCase, TestCase::QUICK);
+        AddTestCase(new BoundedResendTestCase, TestCase::QUICK);
         AddTestCase(new StragglerTestCase, TestCase::QUICK);
         AddTestCase(new LossLevelsTestCase(ExchangePattern::ALL_TO_ALL), TestCase::QUICK);
         AddTestCase(new LossLevelsTestCase(ExchangePattern::MULTICAST), TestCase::QUICK);

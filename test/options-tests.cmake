@@ -16,6 +16,12 @@ set(IN_OPTIONS_TESTS options/bad-values options/take-effect options/doc-table op
 # The fluid CostModel charges one-point aggregation until TrafficPlanner::Exchange gives it the
 # aggregation trees: compare aggregation like with like (--aggregation=single).
 set(IN_SAME_FLAGS_aggregation --aggregation=single)
+if(TARGET training-proxy AND TARGET training-curves)
+  add_test(NAME options/training
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/training-options.sh
+                   $<TARGET_FILE:training-proxy> $<TARGET_FILE:training-curves>)
+  list(APPEND IN_OPTIONS_TESTS options/training)
+endif()
 foreach(mode unicast aggregation)
   add_test(NAME options/same-flags-nine-city-${mode}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/same-flags.sh ${IN_OPT} ${IN_SIM} ${mode}

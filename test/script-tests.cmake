@@ -28,7 +28,8 @@ if(IN_SYSTEM_PYTHON3 AND TARGET nine-city-training)
 endif()
 # The bad-input corpus (scripts/bad-input-corpus.py): several hundred bad or extreme inputs
 # generated from the shipped files, run against every program; fails unless every case is
-# clean, except those of test/bad-input-known-failures.txt (pending work, not run here).
+# clean, except those of test/bad-input-known-failures.txt (pending work, not run here; empty
+# now: every case must be clean). About 1700 cases, 3 minutes on 2 busy cores.
 if(IN_SYSTEM_PYTHON3 AND TARGET nine-city-training)
   add_test(NAME script-bad-input-corpus
            COMMAND ${IN_SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/bad-input-corpus.py
@@ -36,6 +37,6 @@ if(IN_SYSTEM_PYTHON3 AND TARGET nine-city-training)
                    --work-dir ${CMAKE_CURRENT_BINARY_DIR}/bad-input-corpus --jobs 2 --timeout 8
                    --known-failures ${CMAKE_CURRENT_SOURCE_DIR}/test/bad-input-known-failures.txt
                    --skip-known)
-  set_tests_properties(script-bad-input-corpus PROPERTIES LABELS script TIMEOUT 300
+  set_tests_properties(script-bad-input-corpus PROPERTIES LABELS script TIMEOUT 600
                        PROCESSORS 2)
 endif()
