@@ -256,12 +256,19 @@ main(int argc, char* argv[])
         std::vector<double> rates = MaxMinAllocator::Allocate(capacities, usages);
         double longest = 0;
         auto add = [&](uint32_t node, const std::vector<RawUdpSender::Destination>& dests,
-                       double rate) {
+                       double rate, double fraction = 1.0) {
+            // A stream carrying a share of the model (ring chunks, tree halves) sends that
+            // share of the segments, full ones.
+            uint64_t n = fraction >= 1.0
+                             ? segments
+                             : std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(
+                                                         fraction * static_cast<double>(segments))));
+            uint32_t last = fraction >= 1.0 ? lastPayload : segmentSize;
             Ptr<RawUdpSender> app = CreateObject<RawUdpSender>();
-            app->Configure(dests, segments, segmentSize, lastPayload, rate);
+            app->Configure(dests, n, segmentSize, last, rate);
             network.GetNode(node)->AddApplication(app);
             app->SetStartTime(Seconds(start));
-            longest = std::max(longest, modelWireBits / rate);
+            longest = std::max(longest, modelWireBits * std::min(1.0, fraction) / rate);
             ++streams;
         };
         for (std::size_t i = 0; i < flows.size(); ++i)
@@ -305,8 +312,17 @@ main(int argc, char* argv[])
                 break;
             }
             default:
-                throw std::invalid_argument("bench-raw-udp: pattern " + PatternName(f.kind) +
-                                            " has no raw-UDP counterpart yet");
+                // Unicast patterns (ring, tree, parameter server, ...): every source sends its
+                // share of the model to every receiver, island to island.
+                for (uint32_t src : f.sources)
+                {
+                    for (uint32_t dst : f.receivers)
+                    {
+                        add(src, {{network.IslandAddress(dst), islandPort, -1}}, rates[i],
+                            f.fraction);
+                    }
+                }
+                break;
             }
         }
         start += longest + 1.0; // the next round once every stream of this one is through

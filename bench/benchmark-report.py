@@ -15,17 +15,20 @@ import re
 import sqlite3
 import sys
 
-# Goals of issue 6.
-GOAL_COST_RATIO = 1.5  # ours within 1.5x of raw ns-3 UDP per packet-hop
+# Goals of issue 6 (and issue 16: flat cost per packet-hop, cheap monitoring).
+GOAL_COST_RATIO = 1.25  # ours within 1.25x of raw ns-3 UDP per packet-hop, every mode (issue 16)
+GOAL_ISLAND_SCALING = 1.3  # CPU per packet-hop at 64 islands within 1.3x of nine
+GOAL_MONITOR = 1.05  # LinkMonitor overhead
 GOAL_SPEEDUP = 1000.0  # fluid at least 1000x faster than packet level
 GOAL_DISAGREEMENT = 0.03  # round times within 3%
 GOAL_EFFICIENCY = 0.95  # goodput >= 95% of the bottleneck
+GOAL_TCP_RATIO = 1.3  # tcp transport within 1.3x of raw ns-3 TCP per packet-hop (issue 16)
 
 # The link-efficiency topology written by run-benchmarks.sh: one 10 ms, 10 Gbps private link
-# between two devices, each island on its device by an access link of NetworkGraphOptions'
-# default latency (10 us).
+# between two devices; each island reaches its device through its access link and its
+# device's metro link (NetworkGraphOptions' default latencies, 10 us and 50 us).
 LINK_CAPACITY_BPS = 10e9
-LINK_PATH_LATENCY_S = 10e-3 + 2 * 10e-6
+LINK_PATH_LATENCY_S = 10e-3 + 2 * (10e-6 + 50e-6)
 
 
 def read_kv(path):
@@ -209,6 +212,16 @@ def main():
         vals = [cpu(rid) for rid in ids if runs[rid]["status"] == "ok"]
         return min(vals) if vals else math.nan
 
+    def raw_out(rid):
+        return read_kv(os.path.join(work, rid + ".out"))
+
+    def min_raw_run_cpu(ids):
+        """Minimum simulation-phase CPU (raw.cpu_run_s) of bench-raw-udp repetitions."""
+        vals = [float(raw_out(rid).get("raw.cpu_run_s", "nan")) for rid in ids
+                if runs[rid]["status"] == "ok"]
+        vals = [v for v in vals if not math.isnan(v)]
+        return min(vals) if vals else math.nan
+
     def arg(rid, name, default=None):
         """Value of --name=value among the run's arguments."""
         m = re.search(r"--" + name + r"=(\S+)", runs[rid]["args"]) if rid in runs else None
@@ -254,16 +267,25 @@ def main():
     mon_ids = reps("cost-rawmon-3x3-rotating-unicast")
     base_ids = reps("cost-raw-3x3-rotating-unicast")
     if mon_ids and base_ids:
-        hops = int(read_kv(os.path.join(work, mon_ids[0] + ".out")).get("raw.packet_hops", 0))
-        bhops = int(read_kv(os.path.join(work, base_ids[0] + ".out")).get("raw.packet_hops", 0))
+        hops = int(raw_out(mon_ids[0]).get("raw.packet_hops", 0))
+        bhops = int(raw_out(base_ids[0]).get("raw.packet_hops", 0))
         if hops and bhops:
-            per_mon = min_cpu(mon_ids) / (hops / 1e6)
-            per_raw = min_cpu(base_ids) / (bhops / 1e6)
+            # Simulation-phase CPU: the monitor costs nothing at set-up.
+            per_mon = min_raw_run_cpu(mon_ids) / (hops / 1e6)
+            per_raw = min_raw_run_cpu(base_ids) / (bhops / 1e6)
+            pair = [(float(raw_out(m).get("raw.cpu_run_s", "nan")) /
+                     float(raw_out(b).get("raw.cpu_run_s", "nan")))
+                    for m, b in zip(mon_ids, base_ids)]
+            overhead = per_mon / per_raw
             notes.append(
                 f"The module's LinkMonitor alone (installed on the raw run, 3x3-rotating "
-                f"unicast) costs {fmt(per_mon)} instead of {fmt(per_raw)} CPU s per million "
-                f"packet-hops (x{fmt(per_mon / per_raw)}); it copies every transmitted packet "
-                f"and deserialises four headers to count model bytes.")
+                f"unicast) costs {fmt(per_mon, 3)} instead of {fmt(per_raw, 3)} CPU s per "
+                f"million packet-hops of the simulation phase (x{fmt(overhead, 3)}, per-rep "
+                f"{fmt(min(pair), 3)}..{fmt(max(pair), 3)}): it reads one byte of each packet "
+                f"where it enters IPv4 at its source and tags model segments; on every link "
+                f"it only peeks that tag (no packet copy, no header parsing).")
+            goals.append((f"LinkMonitor overhead <= {GOAL_MONITOR}x",
+                          f"x{fmt(overhead, 3)}", overhead <= GOAL_MONITOR))
     n_reps = max((len(reps(f"cost-ours-{s_}-{m}")) for s_ in ("3x3-rotating", "all-in-one")
                   for m in ("unicast", "multicast", "aggregation")), default=0)
     sections.append((
@@ -282,10 +304,10 @@ def main():
         "shows how noisy this shared machine is.",
         table(["schedule", "mode", "ours hops", "ours CPU s", "ours s/M hops", "ours ev/hop",
                "raw hops", "raw CPU s", "raw s/M hops", "raw ev/hop", "ratio", "per-rep",
-               "<= 1.5x"], rows),
+               f"<= {GOAL_COST_RATIO}x"], rows),
         notes))
     if ratios:
-        goals.append(("packet-level cost within 1.5x of raw ns-3 UDP",
+        goals.append((f"packet-level cost within {GOAL_COST_RATIO}x of raw ns-3 UDP (every mode)",
                       f"ratio {fmt(min(ratios))} .. {fmt(max(ratios))}",
                       all(r <= GOAL_COST_RATIO for r in ratios)))
 
@@ -336,7 +358,7 @@ def main():
     # ---- 2b. Scaling with island count ----------------------------------------------------
     rows = []
     pts = []
-    for n in (9, 16, 32):
+    for n in (9, 16, 32, 64):
         ids = reps(f"islands-{n}")
         if not ids:
             continue
@@ -344,37 +366,92 @@ def main():
         hops = ours.get("hops", 0)
         c = min_cpu(ids)
         r = max(rss(rid) for rid in ids)
-        pts.append((n, c, r, hops))
-        rows.append([n, fmt(hops), fmt(ours.get("events", 0)), fmt(c), fmt(r, 1),
-                     fmt(c / (hops / 1e6) if hops else math.nan),
+        raw_ids = reps(f"islands-raw-{n}")
+        raw_hops = int(raw_out(raw_ids[0]).get("raw.packet_hops", 0)) if raw_ids else 0
+        raw_run = min_raw_run_cpu(raw_ids) if raw_ids else math.nan
+        per = c / (hops / 1e6) if hops else math.nan
+        raw_per = raw_run / (raw_hops / 1e6) if raw_hops else math.nan
+        pts.append((n, c, r, hops, per, raw_per))
+        rows.append([n, fmt(float(arg(ids[0], "modelBytes", "nan")) / 1e6, 1), fmt(hops),
+                     fmt(ours.get("events", 0)), fmt(c), fmt(r, 1), fmt(per),
+                     fmt(per / pts[0][4]) if pts[0][0] == 9 else "n/a",
+                     fmt(raw_hops), fmt(raw_per),
+                     fmt(raw_per / pts[0][5]) if pts[0][0] == 9 else "n/a",
                      fmt(ours.get("sim", math.nan), 3)])
     notes = []
     if len(pts) >= 2:
         xs = [p[0] for p in pts]
         notes.append(
             f"Growth with island count n (least squares over n = "
-            f"{', '.join(str(x) for x in xs)}): CPU ~ n^{fmt(slope(xs, [p[1] for p in pts]))}, "
-            f"packet-hops ~ n^{fmt(slope(xs, [p[3] for p in pts]))}, peak RSS ~ "
-            f"n^{fmt(slope(xs, [p[2] for p in pts]))}. Grid cliques grow with n "
-            f"(3, 4 and 4/8 members), so the traffic itself grows faster than n.")
-        per = [p[1] / (p[3] / 1e6) for p in pts if p[3]]
-        if len(per) == len(pts):
-            notes.append(
-                f"CPU per packet-hop grows too: {fmt(per[0])} -> {fmt(per[-1])} s per million "
-                f"(~ n^{fmt(slope(xs, per))}): per packet, ns-3's static routing scans every "
-                f"route (one host route per island on every node) and the receiving node scans "
-                f"its interfaces (an island has one public-path interface per other island), "
-                f"and the event queue holds more packets in flight.")
+            f"{', '.join(str(x) for x in xs)}): CPU per packet-hop ~ "
+            f"n^{fmt(slope(xs, [p[4] for p in pts]))} (ours, whole process), "
+            f"n^{fmt(slope(xs, [p[5] for p in pts]))} (raw forwarding, simulation phase); "
+            f"peak RSS ~ n^{fmt(slope(xs, [p[2] for p in pts]))}.")
+        notes.append(
+            "Forwarding itself is O(1) per packet-hop: PlannedRouting looks routes up in hash "
+            "maps and an island has one interface. What still grows with n is ns-3's: the "
+            "event set (MapScheduler, O(log) in the events pending, which grow with the "
+            "streams in flight), the per-node protocol-handler lists that Node and "
+            "TrafficControlLayer scan on every received packet (a city's internet node has "
+            "one device per public path, up to n - 1 of them; islands, metro nodes and "
+            "devices have a few) and Ipv4L3Protocol's device map, and cache misses of a "
+            "larger network.")
+    if pts and pts[0][0] == 9 and pts[-1][0] == 64:
+        growth = pts[-1][4] / pts[0][4]
+        goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine",
+                      f"x{fmt(growth)} (raw forwarding x{fmt(pts[-1][5] / pts[0][5])})",
+                      growth <= GOAL_ISLAND_SCALING))
     sections.append((
         "Scaling with island count",
-        "nine-city-training on the nine-city topology and on SyntheticTopology 16 and 32 "
-        "(seed 1, written by bench-inputs; CPU: minimum of the repetitions), grid baseline "
-        "schedule (BaselineSchedules::Grid "
-        "in nearest-neighbour order: rows then columns), unicast, two rounds (one period), "
-        f"{size_label((reps('islands-9') or ['?'])[0])} segments (MTU 65535).",
-        table(["islands", "packet-hops", "events", "CPU s", "peak RSS MiB", "s/M hops",
-               "sim s"], rows),
+        "nine-city-training on the nine-city topology and on SyntheticTopology 16, 32 and 64 "
+        "(seed 1, written by bench-inputs; CPU: minimum of the repetitions, whole process), "
+        "grid baseline schedule (BaselineSchedules::Grid in nearest-neighbour order: rows "
+        "then columns), unicast, two rounds (one period), 65479-byte segments (MTU 65535), "
+        "model sizes chosen so that every island count makes about the same number of "
+        "packet-hops. Beside it bench-raw-udp on the same inputs (raw ns-3 UDP over the same "
+        "WanNetwork and routes; CPU of the simulation phase only): the forwarding cost "
+        "alone. 'x9' = CPU per packet-hop relative to nine islands.",
+        table(["islands", "model MB", "packet-hops", "events", "CPU s", "peak RSS MiB",
+               "s/M hops", "x9", "raw hops", "raw s/M hops", "raw x9", "sim s"], rows),
         notes))
+
+    # ---- 2c. End to end on large synthetic topologies -------------------------------------
+    rows = []
+    for n in (64, 128):
+        rid = f"e2e-{n}"
+        if rid not in runs:
+            continue
+        ours = read_ours(work, rid)
+        t = runs[rid]["time"]
+        cliques = "?"
+        db = os.path.join(work, rid + ".db")
+        if os.path.exists(db):
+            con = sqlite3.connect(db)
+            sizes = [len(c.split("+")) for (c,) in con.execute(
+                "SELECT members FROM rounds WHERE round = 0 ORDER BY clique")]
+            con.close()
+            cliques = "+".join(str(k) for k in sizes) if sizes else "?"
+        rows.append([n, fmt(float(arg(rid, "modelBytes", "nan")) / 1e6, 1), cliques,
+                     fmt(ours.get("hops", 0)), fmt(ours.get("events", 0)), fmt(t["cpu"]),
+                     fmt(t["wall"]), fmt(t["rss"], 1), fmt(ours.get("sim", math.nan), 3),
+                     "yes" if ours.get("ok") else "NO"])
+    if rows:
+        mem_mib = int(machine.get("mem_kib", "0")) / 1024
+        peak = max(float(r[7]) for r in rows if r[7] != "n/a") if rows else math.nan
+        sections.append((
+            "End to end on 64 and 128 cities",
+            "nine-city-training on SyntheticTopology 64 and 128 (seed 1, written by "
+            "bench-inputs) without --schedule: the program runs the optimizer (period 1, "
+            "200 proposals per start: a short search; the optimizer's own timings are "
+            "benchmarked elsewhere) and simulates its schedule at packet level, unicast, two "
+            "rounds, 65479-byte segments (MTU 65535). One process each: CPU and wall time "
+            "include reading, optimizing, building the network and the simulation.",
+            table(["cities", "model MB", "cliques (round 0)", "packet-hops", "events",
+                   "CPU s", "wall s", "peak RSS MiB", "sim s", "complete"], rows),
+            [f"Largest peak RSS {fmt(peak, 1)} MiB of the machine's {fmt(mem_mib, 0)} MiB."]))
+        goals.append(("64 and 128 synthetic cities run end to end (optimizer -> packet level)",
+                      f"peak RSS {fmt(peak, 1)} MiB",
+                      all(r[-1] == "yes" for r in rows) and len(rows) == 2))
 
     # ---- 3. Fluid versus packet -----------------------------------------------------------
     rows = []
@@ -428,7 +505,7 @@ def main():
     byte_runs.sort(key=lambda rid: (int(arg(rid, "segmentSize")), float(arg(rid, "modelBytes"))))
     for rid in byte_runs:
         compare(["AMS+FRA+LON", "unicast", size_label(rid)], rid, "fluid-" + rid)
-    for n in (9, 16, 32):
+    for n in (9, 16, 32, 64):
         ids = reps(f"islands-{n}")
         if ids:
             compare([f"grid-{n}", "unicast", size_label(ids[0])], f"islands-{n}",
@@ -481,7 +558,7 @@ def main():
                      yesno(eff >= GOAL_EFFICIENCY)])
     sections.append((
         "Link efficiency",
-        "Two cities joined by one private 10 Gbps, 10 ms link (10 Gbps access links, no "
+        "Two cities joined by one private 10 Gbps, 10 ms link (10 Gbps metro links, no "
         "public path), schedule: one clique of the two, unicast, one round, so one transfer "
         "of the model in each direction (full duplex; the acks share the reverse direction). "
         "Goodput = model bytes / (island's round end - compute end - path latency); "
@@ -494,6 +571,46 @@ def main():
         goals.append(("link goodput >= 95% of the bottleneck",
                       f"{fmt(100 * min(effs))}% .. {fmt(100 * max(effs))}%",
                       all(e >= GOAL_EFFICIENCY for e in effs)))
+
+    # ---- 6. tcp transport versus raw ns-3 TCP ---------------------------------------------
+    rows = []
+    tcp_ratios = []
+    for net in ("pair", "leaves"):
+        for cc in ("Cubic", "NewReno"):
+            o_ids = [r for r in reps(f"tcp-ours-{net}-{cc}") if runs[r]["status"] == "ok"]
+            r_ids = [r for r in reps(f"tcp-raw-{net}-{cc}") if runs[r]["status"] == "ok"]
+            if not o_ids or not r_ids:
+                continue
+            ours = read_ours(work, o_ids[0])
+            raw = read_kv(os.path.join(work, r_ids[0] + ".out"))
+            o_hops = ours.get("hops", 0)
+            r_hops = int(raw.get("raw_tcp.packet_hops", 0))
+            o_cpu, r_cpu = min_cpu(o_ids), min_cpu(r_ids)
+            o_per = o_cpu / (o_hops / 1e6) if o_hops else math.nan
+            r_per = r_cpu / (r_hops / 1e6) if r_hops else math.nan
+            ratio = o_per / r_per if r_per else math.nan
+            tcp_ratios.append(ratio)
+            rows.append([net, cc, fmt(o_hops), fmt(o_cpu), fmt(o_per), fmt(ours.get("sim")),
+                         fmt(r_hops), fmt(r_cpu), fmt(r_per),
+                         fmt(float(raw.get("raw_tcp.sim_s", "nan"))), fmt(ratio),
+                         yesno(ratio <= GOAL_TCP_RATIO)])
+    if rows:
+        sections.append((
+            "tcp transport versus raw ns-3 TCP",
+            "nine-city-training --transport=tcp against bench-raw-tcp: the same island pairs as "
+            "BulkSend -> PacketSink on the same WanNetwork, with the same congestion control, "
+            "segment size (MTU - 52) and bandwidth-delay-product buffers; one round (a second round on a "
+            "persistent connection can crash ns-3 3.37's TCP, see the model doc). 'pair': two cities over "
+            "one 10 Gbps, 10 ms link; 'leaves': three leaves of a star (5, 10, 20 ms) in one "
+            "clique. Packet-hops include TCP's acks (ours: LinkMonitor rows; raw: a PhyTxBegin "
+            "counter). CPU is the whole process, minimum over repetitions.",
+            table(["network", "TCP", "ours hops", "ours CPU s", "ours s/M hops", "ours sim s",
+                   "raw hops", "raw CPU s", "raw s/M hops", "raw sim s", "ratio", "<= 1.3x"],
+                  rows),
+            []))
+        goals.append(("tcp transport within 1.3x of raw ns-3 TCP per packet-hop",
+                      f"ratio {fmt(min(tcp_ratios))} .. {fmt(max(tcp_ratios))}",
+                      all(r <= GOAL_TCP_RATIO for r in tcp_ratios)))
 
     # ---- Profile (optional) ---------------------------------------------------------------
     profiles = [p for p in ("profile-ours-unicast", "profile-ours-aggregation",

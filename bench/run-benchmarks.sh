@@ -17,10 +17,16 @@
 #     of the results database; raw: a PhyTxBegin counter), and a raw run with the LinkMonitor
 #     installed to show its share;
 #  2. scaling: CPU and peak RSS of nine-city-training versus model bytes (and segment size),
-#     and versus island count (nine-city, synthetic 16 and 32, grid schedules);
+#     and versus island count (nine-city, synthetic 16, 32 and 64, grid schedules, model
+#     bytes per island count chosen for about the same number of packet-hops), with the
+#     forwarding alone (bench-raw-udp, simulation-phase CPU) beside it;
 #  3. fluid versus packet: bench-fluid (CostModel) on the runs of 1 and 2, per-round times
 #     compared with the results database's rounds, CPU per fluid evaluation;
-#  4. link efficiency: two cities joined by one 10 Gbps link, one 1 GB transfer each way.
+#  4. link efficiency: two cities joined by one 10 Gbps link, one 1 GB transfer each way;
+#  5. end to end: synthetic 64 and 128 cities, nine-city-training without --schedule (the
+#     optimizer's schedule, simulated at packet level): CPU, wall time and peak RSS.
+#  6. tcp transport versus raw ns-3 TCP (bench-raw-tcp: BulkSend/PacketSink on the same
+#     network, pairs and TCP settings), CPU per packet-hop (issue 16: <= 1.3).
 # bench/benchmark-report.py turns the raw results into the tables.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,7 +41,7 @@ for arg in "$@"; do
     --no-doc) doc=0 ;;
     --profile) profile=1 ;;
     -h | --help)
-        sed -n '2,22p' "$0"
+        sed -n '2,28p' "$0"
         exit 0
         ;;
     *)
@@ -49,7 +55,7 @@ done
 type=RelWithDebInfo
 [ -f "$build/CMakeCache.txt" ] && type=
 BUILD_DIR="$build" BUILD_TYPE=$type bash "$root/scripts/build.sh" \
-    --target nine-city-training bench-raw-udp bench-fluid bench-inputs >/dev/null
+    --target nine-city-training bench-raw-udp bench-raw-tcp bench-fluid bench-inputs >/dev/null
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/in-bench.XXXXXX")
 manifest=$work/manifest.tsv
@@ -96,20 +102,23 @@ run() {
 # comparison (both shipped schedules, every mode: 0.08 .. 0.6 M packet-hops per run, three
 # repetitions); the byte scaling on one clique (AMS+FRA+LON, unicast, one round: 18
 # packet-hops per segment index) from 100 MB to 10 GB at 65479-byte segments (MTU 65535) and
-# to 1 GB at 8 KB segments; the island scaling at 25 MB with 65479-byte segments (three
-# repetitions); the link efficiency with 1 GB.
+# to 1 GB at 8 KB segments; the island scaling with 65479-byte segments at model sizes that
+# give every island count about 0.5 M packet-hops (three repetitions); the link efficiency
+# with 1 GB.
 if [ "$quick" = 1 ]; then
     reps=1
     cost_bytes=2e6
     scale_points=("1e7:8192:9000" "1e7:65479:65535" "1e8:65479:65535")
-    island_bytes=2e6
+    island_bytes=(9:4e6 16:2e6 32:6e5 64:2e5)
+    e2e_bytes=1e5
     link_bytes=1e8
 else
     reps=3
     cost_bytes=10e6
     scale_points=("1e8:8192:9000" "1e9:8192:9000" "1e8:65479:65535" "1e9:65479:65535"
         "1e10:65479:65535")
-    island_bytes=25e6
+    island_bytes=(9:100e6 16:50e6 32:15e6 64:5e6) # about 0.5 M packet-hops each
+    e2e_bytes=1e6 # the optimizer's all-in-one clique: 64 x 63 streams
     link_bytes=1e9
 fi
 # The largest segment: IP packet = 65479 + 56 header bytes = 65535, the largest MTU (a
@@ -156,29 +165,42 @@ done
 
 echo "== 2. scaling with island count (grid schedules, unicast, 2 rounds, 65479 B segments)"
 "$build/bench-inputs" --gridOut="$work/grid-9.json" >/dev/null
-for n in 16 32; do
-    "$build/bench-inputs" --synthetic=$n --topologySeed=1 --writeTopology="$work/synthetic-$n.topology" \
-        --gridOut="$work/grid-$n.json" >/dev/null
+for n in 16 32 64; do
+    "$build/bench-inputs" --synthetic=$n --topologySeed=1 \
+        --writeTopology="$work/synthetic-$n.topology" --gridOut="$work/grid-$n.json" >/dev/null
 done
-for n in 9 16 32; do
-    topo=()
-    [ "$n" != 9 ] && topo=(--topology="$work/synthetic-$n.topology")
-    run "fluid-islands-$n" fluid-islands bench-fluid "${topo[@]}" --schedule="$work/grid-$n.json" \
-        --mode=unicast --rounds=2 --modelBytes=$island_bytes --segmentSize=65479
+island_args() { # N: the topology, schedule and model size of the island-count run N
+    local n=$1 point
+    [ "$n" != 9 ] && printf '%s\n' "--topology=$work/synthetic-$n.topology"
+    printf '%s\n' "--schedule=$work/grid-$n.json" --mode=unicast --rounds=2 --segmentSize=65479
+    for point in "${island_bytes[@]}"; do
+        [ "${point%%:*}" = "$n" ] && printf '%s\n' "--modelBytes=${point#*:}"
+    done
+}
+for n in 9 16 32 64; do
+    mapfile -t args < <(island_args $n)
+    run "fluid-islands-$n" fluid-islands bench-fluid "${args[@]}" # no MTU in the fluid model
 done
 for rep in $(seq 1 "$reps"); do
-    for n in 9 16 32; do
-        topo=()
-        [ "$n" != 9 ] && topo=(--topology="$work/synthetic-$n.topology")
-        run "islands-$n-r$rep" islands nine-city-training "${topo[@]}" \
-            --schedule="$work/grid-$n.json" --mode=unicast --rounds=2 \
-            --modelBytes=$island_bytes "${jumbo[@]}"
+    for n in 9 16 32 64; do
+        mapfile -t args < <(island_args $n)
+        run "islands-$n-r$rep" islands nine-city-training "${args[@]}" --mtu=65535
+        run "islands-raw-$n-r$rep" islands-raw bench-raw-udp "${args[@]}" --mtu=65535
     done
+done
+
+echo "== 5. end to end on 64 and 128 synthetic cities (optimizer -> packet level, one process)"
+"$build/bench-inputs" --synthetic=128 --topologySeed=1 \
+    --writeTopology="$work/synthetic-128.topology" >/dev/null
+for n in 64 128; do
+    run "e2e-$n" e2e nine-city-training --topology="$work/synthetic-$n.topology" --period=1 \
+        --iterations=200 --mode=unicast --rounds=2 --modelBytes=$e2e_bytes --segmentSize=65479 \
+        --mtu=65535 --latencyCheck=off
 done
 
 echo "== 4. link efficiency (two cities, one 10 Gbps link, 10 ms)"
 cat >"$work/two-city.topology" <<'EOF'
-# Two cities joined by one private 10 Gbps link (access links 10 Gbps, no public path).
+# Two cities joined by one private 10 Gbps link (metro links 10 Gbps, no public path).
 [cities]
 code,name,latitude,longitude
 AAA,Alpha,0,0
@@ -200,6 +222,50 @@ for seg in 8192 65479; do
     run "link-$seg" link nine-city-training --topology="$work/two-city.topology" \
         --schedule="$work/pair.json" --mode=unicast --rounds=1 --modelBytes=$link_bytes \
         --segmentSize=$seg --mtu=$mtu
+done
+
+echo "== 6. tcp transport versus raw ns-3 TCP (BulkSend/PacketSink), same network and flows"
+# Ours: nine-city-training --transport=tcp; raw: bench-raw-tcp (the same pairs as BulkSend ->
+# PacketSink with the same congestion control, segment size and BDP buffers). Two cities (one
+# transfer each way) and a star of three leaves in one clique (six transfers).
+cat >"$work/star3.topology" <<'TOPO'
+# Three leaves around a hub device, 10 Gbps links of 5, 10 and 20 ms (access links 10 Gbps).
+[cities]
+code,name,latitude,longitude
+HUB,Hub,0,0
+LLA,LeafA,0,1
+LLB,LeafB,0,2
+LLC,LeafC,0,3
+[devices]
+device,city,edge_gbps,operator
+HUB1,HUB,10,bench
+LLA1,LLA,10,bench
+LLB1,LLB,10,bench
+LLC1,LLC,10,bench
+[private_links]
+device_a,device_b,latency_ms,capacity_gbps
+LLA1,HUB1,5,10
+LLB1,HUB1,10,10
+LLC1,HUB1,20,10
+TOPO
+cat >"$work/leaves.json" <<'SCHED'
+{"name": "leaves", "rounds": [{"cliques": [["LLA", "LLB", "LLC"]]}]}
+SCHED
+tcp_bytes=2e8
+[ "$quick" = 1 ] && tcp_bytes=2e7
+for net in pair leaves; do
+    topo=$work/two-city.topology
+    [ "$net" = leaves ] && topo=$work/star3.topology
+    for cc in Cubic NewReno; do
+        for i in $(seq 1 "$reps"); do
+            run "tcp-ours-$net-$cc-r$i" tcp nine-city-training --topology="$topo" \
+                --schedule="$work/$net.json" --mode=unicast --rounds=1 --modelBytes=$tcp_bytes \
+                --transport=tcp --congestionControl=$cc
+            run "tcp-raw-$net-$cc-r$i" tcp bench-raw-tcp --topology="$topo" \
+                --schedule="$work/$net.json" --mode=unicast --rounds=1 --modelBytes=$tcp_bytes \
+                --congestionControl=$cc
+        done
+    done
 done
 
 if [ "$profile" = 1 ]; then

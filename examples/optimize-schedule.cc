@@ -1,32 +1,40 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Search the rotating-clique schedule that maximises consensus per second on a topology, print
-// it beside the baselines, and write it as a schedule file the ns-3 scenario can run.
+// Search the rotating-clique schedule, and the exchange pattern of every clique, that minimises
+// the seconds to consensus on a topology for a capability set; print it beside the baselines
+// (ring and tree all-reduce, parameter server, all-to-all, grid, exponential graph, DiLoCo),
+// and write it as a schedule file the ns-3 scenario can run.
 //
-//   ./optimize-schedule --topology=data/nine-city.topology --mode=multicast
+//   ./optimize-schedule --topology=data/nine-city.topology --capabilities=unicast,multicast
 //       --modelBytes=1e9 --linkRate=100e9 --period=2 --computeTime=0.1
 //       --islands=AMS,FRA,LON,NYC --seed=1 --out=schedule.json
-//   ./optimize-schedule --synthetic=32 --topologySeed=1 --mode=unicast   # 32-city benchmark
+//   ./optimize-schedule --synthetic=32 --topologySeed=1 --capabilities=unicast --json=-
+//
+// --json=FILE writes (--json=- prints, instead of the text) the whole result as one JSON object (OptimizationReport::ToJson): "best" (the
+// schedule with the pattern of every clique, "round_times_s", "score" in seconds, lower is
+// better, and the bound and gap of the search) and "baselines" (each with "name", "patterns",
+// "round_times_s" and "score").
 //
 // The options are those of every program (ExperimentOptions, doc/options-table.rst), with the
 // same defaults and meaning: the same flags given to nine-city-training simulate the network
 // this program predicts (--linkRate sets the private links only; --accessRate the islands'
 // access links). Impossible input (unreadable or disconnected topology, unknown island or more
-// islands than cities, out-of-range numbers, bad mode) exits with status 2 and a message; a
+// islands than cities, out-of-range numbers, bad capability set, pattern or aggregation design) exits with status 2 and a message; a
 // progress line goes to stderr during long searches.
 
 #include "ns3/baseline-schedules.h"
 #include "ns3/cost-model.h"
 #include "ns3/experiment-options.h"
+#include "ns3/optimization-report.h"
 #include "ns3/schedule-optimizer.h"
 #include "ns3/topology-reader.h"
 
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -34,7 +42,6 @@ using namespace ns3;
 
 namespace
 {
-
 std::string
 Rate(const ConsensusScore& s)
 {
@@ -59,6 +66,34 @@ SecondsText(double s)
     return o.str();
 }
 
+std::string
+Percent(double gap)
+{
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(1) << 100 * gap << "%";
+    return o.str();
+}
+
+/// Pattern of every clique, rounds separated by " | ".
+std::string
+Patterns(const Schedule& s)
+{
+    std::string out;
+    for (const ScheduleRound& r : s.Rounds())
+    {
+        std::string round;
+        for (std::size_t c = 0; c < r.cliques.size(); ++c)
+        {
+            if (r.cliques[c].size() >= 2 && c < r.patterns.size())
+            {
+                round += (round.empty() ? "" : ",") + PatternName(r.patterns[c]);
+            }
+        }
+        out += (out.empty() ? "" : " | ") + (round.empty() ? "-" : round);
+    }
+    return out;
+}
+
 } // namespace
 
 int
@@ -67,11 +102,16 @@ main(int argc, char* argv[])
     ExperimentOptions options("optimize-schedule", {"topology", "network", "exchange",
                                                      "optimizer", "island", "fpga", "fluid",
                                                      "synthetic", "report"});
+    options.Add("json");
     options.SetSimulates(false);
     options.Parse(argc, argv);
-    const std::string mode = options.GetText("mode");
     const std::string out = options.GetText("out");
     const std::string writeTopology = options.GetText("writeTopology");
+    // --json=FILE writes the whole result as JSON (FILE '-': standard output, instead of the
+    // text); without --json only the text is printed.
+    const std::string jsonPath = options.WasGiven("json") ? options.GetText("json") : "";
+    const bool json = jsonPath == "-";
+    const bool baselines = options.GetFlag("baselines");
 
     try
     {
@@ -83,7 +123,8 @@ main(int argc, char* argv[])
         NetworkGraph graph = NetworkGraph::FromTopology(topology, options.ToGraphOptions());
         std::vector<std::string> islands = options.OptimizerIslands(topology, graph);
         CostParameters params = options.ToCostParameters();
-        CostModel cost(graph, options.ToCapabilities(topology), params);
+        NetworkCapabilities caps = options.ToCapabilities(topology);
+        CostModel cost(graph, caps, params);
 
         OptimizerOptions oo = options.ToOptimizerOptions();
         auto started = std::chrono::steady_clock::now();
@@ -91,28 +132,30 @@ main(int argc, char* argv[])
         bool reported = false;
         oo.progress = [&](const OptimizerProgress& p) {
             auto now = std::chrono::steady_clock::now();
-            if (now - lastReport < std::chrono::milliseconds(500) && p.done < p.total)
+            if (now - lastReport < std::chrono::milliseconds(500))
             {
                 return;
             }
             lastReport = now;
             reported = true;
-            std::cerr << "\rperiod " << p.period << " (" << p.method << "): " << p.done << "/"
-                      << p.total << " candidates, best " << SecondsText(p.bestSeconds)
-                      << " to target, " << std::chrono::duration<double>(now - started).count()
+            std::cerr << "\rperiod " << p.period << " (" << p.method << "): " << p.done;
+            if (p.total > 0)
+            {
+                std::cerr << "/" << p.total;
+            }
+            std::cerr << " candidates, best score " << SecondsText(p.bestScore) << ", "
+                      << std::chrono::duration<double>(now - started).count()
                       << " s elapsed   " << std::flush;
         };
-        ScheduleOptimizer optimizer(cost, islands, oo);
-        OptimizerResult best = optimizer.Optimize();
+        OptimizationReport report = OptimizationReport::Run(cost, islands, oo, 4, baselines);
         if (reported)
         {
             std::cerr << "\n";
         }
-        double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
+        OptimizerResult& best = report.best;
         std::ostringstream desc;
-        desc << "optimize-schedule: mode " << mode << ", model " << params.modelBytes
+        desc << "optimize-schedule: capabilities " << caps.SetName() << " (aggregation "
+             << AggregationDesignName(caps.aggregationDesign) << "), model " << params.modelBytes
              << " B, link ";
         if (options.GetDouble("linkRate") == 0)
         {
@@ -123,43 +166,59 @@ main(int argc, char* argv[])
             desc << options.GetDouble("linkRate") << " bit/s";
         }
         desc << ", compute " << params.computeTimeS << " s x " << params.localSteps
-             << ", period <= " << oo.maxPeriod << ", seed " << oo.seed << "; rate "
-             << Rate(best.score) << ", " << SecondsText(best.score.secondsToTarget) << " to 1e-3";
+             << ", period <= " << oo.maxPeriod << ", seed " << oo.seed << "; score "
+             << SecondsText(best.score) << " (" << report.objectiveDescription << ")";
         best.schedule.SetName(ExperimentOptions::OptimizedName(best.schedule));
         best.schedule.SetDescription(desc.str());
-
-        std::cout << "Best schedule (" << best.method << ", " << best.evaluated << " candidates, "
-                  << best.simulated << " rounds costed, " << std::fixed << std::setprecision(2)
-                  << elapsed << " s):\n"
-                  << best.schedule.Describe()
-                  << "clique sizes: " << ScheduleOptimizer::CliqueSizes(best.schedule)
-                  << "\nrate: " << Rate(best.score)
-                  << ", to 1e-3: " << SecondsText(best.score.secondsToTarget) << " ("
-                  << best.score.roundsToTarget << " rounds), round times:";
-        for (double t : best.roundTimes)
+        if (!jsonPath.empty() && !json)
         {
-            // Microseconds: the tests compare them with the simulated rounds.
-            std::cout << " " << std::fixed << std::setprecision(6) << t << " s";
-        }
-        std::cout << "\n";
-        if (options.GetFlag("baselines"))
-        {
-            auto geo = BaselineSchedules::NearestNeighbourOrder(cost.Routes(), islands);
-            std::string server = BaselineSchedules::CentralIsland(cost.Routes(), islands);
-            std::cout << "\nBaselines (islands in nearest-neighbour order, star server " << server
-                      << "):\n";
-            for (const Schedule& s : BaselineSchedules::All(geo, server, 4))
+            std::ofstream file(jsonPath);
+            if (!(file << report.ToJson() << "\n"))
             {
-                OptimizerResult r = optimizer.Evaluate(s);
-                std::cout << "  " << std::left << std::setw(12) << s.GetName() << std::right
-                          << " period " << s.Period() << "  rate " << std::setw(10) << Rate(r.score)
-                          << "  to 1e-3 " << SecondsText(r.score.secondsToTarget) << "\n";
+                throw std::invalid_argument("--json=" + jsonPath + ": cannot write the file");
+            }
+        }
+        if (json)
+        {
+            std::cout << report.ToJson() << "\n";
+        }
+        else
+        {
+            std::cout << "Best schedule (" << best.method << ", "
+                      << (best.optimal ? "proven optimal" : "gap to bound ")
+                      << (best.optimal ? "" : Percent(best.gap)) << ", " << best.evaluated
+                      << " candidates, " << best.simulated << " rounds costed, " << std::fixed
+                      << std::setprecision(2) << report.searchSeconds << " s):\n"
+                      << best.schedule.Describe()
+                      << "clique sizes: " << ScheduleOptimizer::CliqueSizes(best.schedule)
+                      << "\npatterns: " << Patterns(best.schedule)
+                      << "\nscore: " << SecondsText(best.score) << " (rate " << Rate(best.consensus)
+                      << ", " << best.consensus.roundsToTarget << " rounds to 1e-3), round times:";
+            for (double t : best.roundTimes)
+            {
+                // Microseconds: the tests compare them with the simulated rounds.
+                std::cout << " " << std::fixed << std::setprecision(6) << t << " s";
+            }
+            std::cout << "\n";
+            if (baselines)
+            {
+                std::cout << "\nBaselines (islands in nearest-neighbour order):\n";
+                for (const BaselineResult& b : report.baselines)
+                {
+                    std::cout << "  " << std::left << std::setw(17) << b.baseline.schedule.GetName()
+                              << std::right << " period " << b.result.schedule.Period()
+                              << "  score " << std::setw(10) << SecondsText(b.result.score)
+                              << "  patterns " << Patterns(b.result.schedule) << "\n";
+                }
             }
         }
         if (!out.empty())
         {
             best.schedule.Save(out);
-            std::cout << "\nWrote " << out << "\n";
+            if (!json)
+            {
+                std::cout << "\nWrote " << out << "\n";
+            }
         }
     }
     catch (const std::exception& e)

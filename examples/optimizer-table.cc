@@ -1,21 +1,23 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Generate the optimizer table (reStructuredText) of doc/optimizer-table.rst: for every exchange
-// mode, link rate and model size, the best schedule the optimizer finds beside every baseline.
-// Run through scripts/optimizer-table.sh.
+// Generate the optimizer table (reStructuredText) of doc/optimizer-table.rst: for every link
+// rate, model size and capability set ({unicast}, +multicast, +aggregation), the best schedule
+// the optimizer finds (with the pattern of every clique) beside every baseline, and where the
+// plain network's best collective wins. Run through scripts/optimizer-table.sh.
 //
 //   ./optimizer-table --topology=data/nine-city.topology --computeTime=0.1 --out=table.rst
 //
 // Options: those of every program that apply here (ExperimentOptions; --PrintHelp): the
-// topology, the compute time, the optimizer's period, seed and iterations, --out (default:
-// standard output). Modes, link rates and model sizes are the table's axes.
+// topology, the compute time, the optimizer's period, seed and iterations, the aggregation
+// design, --out (default: standard output). Capability sets, link rates and model sizes are
+// the table's axes.
 
 #include "ns3/baseline-schedules.h"
 #include "ns3/cost-model.h"
 #include "ns3/data-directory.h"
 #include "ns3/experiment-options.h"
-#include "ns3/schedule-optimizer.h"
+#include "ns3/optimization-report.h"
 #include "ns3/topology-reader.h"
 
 #include <cmath>
@@ -39,14 +41,9 @@ Fixed(double v, int digits)
 }
 
 std::string
-Cell(const ConsensusScore& s)
+SecondsText(double s)
 {
-    if (!std::isfinite(s.secondsToTarget))
-    {
-        return "never";
-    }
-    std::string t = Fixed(s.secondsToTarget, 2) + " s";
-    return std::isinf(s.rate) ? t : t + " (" + Fixed(s.rate, 3) + "/s)";
+    return std::isfinite(s) ? Fixed(s, 2) + " s" : "never";
 }
 
 std::string
@@ -55,23 +52,70 @@ Bytes(double b)
     return b >= 1e9 ? Fixed(b / 1e9, 0) + " GB" : Fixed(b / 1e6, 0) + " MB";
 }
 
-/// Islands per clique, averaged over the islands of every round (an island alone counts 1).
-double
-MeanCliqueSize(const Schedule& s, std::size_t islands)
+/// "+12%" / "-3%": how much slower (+) or faster (-) \p a is than \p b.
+std::string
+Relative(double a, double b)
 {
-    double sum = 0;
+    double r = 100 * (a / b - 1);
+    return (r >= 0 ? "+" : "") + Fixed(r, 0) + "%";
+}
+
+/// Clique sizes with the pattern of every clique, e.g. "3 ring, 3 tree | 9 aggregation".
+std::string
+Structure(const Schedule& s)
+{
+    std::string out;
     for (const ScheduleRound& r : s.Rounds())
     {
-        std::size_t covered = 0;
+        std::string round;
+        for (std::size_t c = 0; c < r.cliques.size(); ++c)
+        {
+            if (r.cliques[c].size() < 2)
+            {
+                continue;
+            }
+            round += (round.empty() ? "" : ", ") + std::to_string(r.cliques[c].size()) + " " +
+                     (c < r.patterns.size() ? PatternName(r.patterns[c]) : std::string("?"));
+        }
+        out += (out.empty() ? "" : " | ") + (round.empty() ? std::string("alone") : round);
+    }
+    return out;
+}
+
+/// Cities of every clique of every round, e.g. "AMS+FRA+LON, ... | ...".
+std::string
+Cities(const Schedule& s)
+{
+    std::string out;
+    for (const ScheduleRound& r : s.Rounds())
+    {
+        std::string round;
         for (const Clique& c : r.cliques)
         {
-            sum += static_cast<double>(c.size() * c.size());
-            covered += c.size();
+            if (c.size() < 2)
+            {
+                continue;
+            }
+            std::string names;
+            for (const auto& city : c)
+            {
+                names += (names.empty() ? "" : "+") + city;
+            }
+            round += (round.empty() ? "" : ", ") + names;
         }
-        sum += static_cast<double>(islands - covered);
+        out += (out.empty() ? "" : " | ") + (round.empty() ? std::string("alone") : round);
     }
-    return sum / static_cast<double>(islands * s.Period());
+    return out;
 }
+
+struct Cell
+{
+    double rate;
+    double size;
+    std::map<std::string, OptimizationReport> bySet; ///< capability set -> report
+    OptimizationReport multicastOnly;                ///< patterns restricted to multicast
+    OptimizationReport aggregationOnly;              ///< patterns restricted to aggregation
+};
 
 } // namespace
 
@@ -81,11 +125,13 @@ main(int argc, char* argv[])
     ExperimentOptions options("optimizer-table", {"topology", "optimizer"});
     options.Drop("islands");
     options.Add("computeTime");
+    options.Add("aggregation");
     options.Add("out");
     options.SetSimulates(false);
     options.Parse(argc, argv);
     const std::string out = options.GetText("out");
     const double computeTime = options.GetDouble("computeTime");
+    const std::string aggregation = options.GetText("aggregation");
     const OptimizerOptions searchOptions = options.ToOptimizerOptions();
     const std::size_t period = searchOptions.maxPeriod;
     const uint64_t seed = searchOptions.seed;
@@ -94,64 +140,144 @@ main(int argc, char* argv[])
     {
         Topology topology = options.LoadTopology();
         const std::vector<std::string> islands = topology.CityCodes();
-        const std::vector<std::pair<ExchangePattern, std::string>> modes{
-            {ExchangePattern::ALL_TO_ALL, "unicast"},
-            {ExchangePattern::MULTICAST, "multicast"},
-            {ExchangePattern::AGGREGATION, "multicast+aggregation"}};
+        const std::vector<std::string> sets{"unicast", "unicast,multicast",
+                                            "unicast,multicast,aggregation"};
         const std::vector<double> rates{10e9, 100e9};
         const std::vector<double> sizes{100e6, 1e9, 10e9};
-        const std::vector<std::string> baseNames{"all-reduce", "ring", "exp-graph",
-                                                 "grid",       "star", "DiLoCo-4"};
-
-        std::ostringstream rows;
-        std::map<std::string, std::vector<double>> meanSize;
-        std::map<std::string, int> beatsAll;
-        std::map<std::string, int> matchesAll;
-        std::string server;
+        std::vector<Cell> cells;
         std::vector<std::string> geo;
-        for (const auto& [mode, modeName] : modes)
+        std::vector<std::string> baseNames;
+        for (double rate : rates)
         {
-            for (double rate : rates)
+            NetworkGraphOptions go;
+            go.privateRateBps = rate;
+            go.metroRateBps = rate; // the devices' attachment (device edge)
+            go.exchangeRateBps = rate;
+            NetworkGraph graph = NetworkGraph::FromTopology(topology, go);
+            for (double size : sizes)
             {
-                NetworkGraphOptions go;
-                go.privateRateBps = rate;
-                go.accessRateBps = rate;
-                NetworkGraph graph = NetworkGraph::FromTopology(topology, go);
-                for (double size : sizes)
-                {
-                    CostParameters params;
-                    params.modelBytes = size;
-                    params.computeTimeS = computeTime;
-                    CostModel cost(graph, NetworkCapabilities::ForPattern(mode), params);
-                    ScheduleOptimizer opt(cost, islands, searchOptions);
-                    OptimizerResult best = opt.Optimize();
-                    geo = BaselineSchedules::NearestNeighbourOrder(cost.Routes(), islands);
-                    server = BaselineSchedules::CentralIsland(cost.Routes(), islands);
-                    std::vector<Schedule> bases = BaselineSchedules::All(geo, server, 4);
-                    rows << "   * - " << modeName << "\n     - " << Fixed(rate / 1e9, 0)
-                         << " Gbps\n     - " << Bytes(size)
-                         << "\n     - p=" << best.schedule.Period() << ": "
-                         << ScheduleOptimizer::CliqueSizes(best.schedule) << "\n     - "
-                         << Cell(best.score) << "\n";
-                    bool strictly = true;
-                    bool atLeast = true;
-                    for (const Schedule& b : bases)
+                Cell cell{rate, size, {}, {}, {}};
+                CostParameters params;
+                params.modelBytes = size;
+                params.computeTimeS = computeTime;
+                OptimizerOptions oo = searchOptions;
+                auto run = [&](const std::string& set, const std::string& only, bool baselines) {
+                    NetworkCapabilities caps;
+                    caps.SetSwitches(set);
+                    caps.SetAggregationDesign(aggregation);
+                    if (!only.empty())
                     {
-                        OptimizerResult r = opt.Evaluate(b);
-                        rows << "     - " << Cell(r.score) << "\n";
-                        strictly = strictly && ConsensusMetric::Better(best.score,
-                                                                       best.schedule.Period(),
-                                                                       r.score, b.Period());
-                        atLeast = atLeast && !ConsensusMetric::Better(r.score, b.Period(),
-                                                                      best.score,
-                                                                      best.schedule.Period());
+                        caps.SetPatterns(only);
                     }
-                    beatsAll[modeName] += strictly ? 1 : 0;
-                    matchesAll[modeName] += atLeast ? 1 : 0;
-                    meanSize[modeName].push_back(MeanCliqueSize(best.schedule, islands.size()));
-                    std::cerr << modeName << " " << rate / 1e9 << " Gbps " << Bytes(size) << ": "
-                              << best.schedule.Describe() << std::flush;
+                    CostModel cost(graph, caps, params);
+                    return OptimizationReport::Run(cost, islands, oo, 4, baselines);
+                };
+                for (const std::string& set : sets)
+                {
+                    cell.bySet[set] = run(set, "", true);
+                    std::cerr << Fixed(rate / 1e9, 0) << " Gbps " << Bytes(size) << " {" << set
+                              << "}: " << Structure(cell.bySet[set].best.schedule) << ", "
+                              << SecondsText(cell.bySet[set].best.score) << "\n";
                 }
+                cell.multicastOnly = run("unicast,multicast", "multicast", false);
+                cell.aggregationOnly = run(sets[2], "aggregation", false);
+                if (geo.empty())
+                {
+                    geo = BaselineSchedules::NearestNeighbourOrder(
+                        CostModel(graph, NetworkCapabilities(), params).Routes(), islands);
+                    for (const BaselineResult& b : cell.bySet[sets[0]].baselines)
+                    {
+                        baseNames.push_back(b.baseline.schedule.GetName());
+                    }
+                }
+                cells.push_back(std::move(cell));
+            }
+        }
+
+        std::ostringstream table;
+        table << ".. list-table::\n   :header-rows: 1\n\n"
+              << "   * - Links\n     - Model\n     - Capabilities\n     - Best schedule\n"
+              << "     - Best\n";
+        for (const auto& b : baseNames)
+        {
+            table << "     - " << b << "\n";
+        }
+        std::ostringstream summary;
+        summary << ".. list-table::\n   :header-rows: 1\n\n"
+                << "   * - Links\n     - Model\n     - Plain network's best collective\n"
+                << "     - Best {unicast}\n     - Best +multicast\n     - Best +aggregation\n"
+                << "     - Multicast only\n     - Aggregation only\n";
+        std::ostringstream findings;
+        std::ostringstream schedules;
+        int plainWins = 0;
+        bool allOptimal = true;
+        for (const Cell& cell : cells)
+        {
+            std::string where = Fixed(cell.rate / 1e9, 0) + " Gbps, " + Bytes(cell.size);
+            for (const std::string& set : sets)
+            {
+                const OptimizationReport& r = cell.bySet.at(set);
+                allOptimal = allOptimal && r.best.optimal;
+                table << "   * - " << Fixed(cell.rate / 1e9, 0) << " Gbps\n     - "
+                      << Bytes(cell.size) << "\n     - " << set << "\n     - p="
+                      << r.best.schedule.Period() << ": " << Structure(r.best.schedule)
+                      << "\n     - " << SecondsText(r.best.score)
+                      << (r.best.optimal ? "" : " (gap " + Fixed(100 * r.best.gap, 0) + "%)")
+                      << "\n";
+                for (const BaselineResult& b : r.baselines)
+                {
+                    table << "     - " << SecondsText(b.result.score) << "\n";
+                }
+                schedules << "- " << where << ", {" << set << "}: " << Cities(r.best.schedule)
+                          << " (" << Structure(r.best.schedule) << ")\n";
+            }
+            // The plain network's best collective: the best fixed-pattern unicast baseline.
+            const OptimizationReport& uni = cell.bySet.at(sets[0]);
+            const BaselineResult* plain = nullptr;
+            for (const BaselineResult& b : uni.baselines)
+            {
+                bool collective = b.baseline.schedule.Period() == 1 &&
+                                  !b.baseline.schedule.Rounds()[0].patterns.empty();
+                if (collective && (!plain || b.result.score < plain->result.score))
+                {
+                    plain = &b;
+                }
+            }
+            double best3 = cell.bySet.at(sets[2]).best.score;
+            double best2 = cell.bySet.at(sets[1]).best.score;
+            double mc = cell.multicastOnly.best.score;
+            double agg = cell.aggregationOnly.best.score;
+            summary << "   * - " << Fixed(cell.rate / 1e9, 0) << " Gbps\n     - "
+                    << Bytes(cell.size) << "\n     - " << plain->baseline.schedule.GetName()
+                    << " " << SecondsText(plain->result.score) << "\n     - "
+                    << SecondsText(uni.best.score) << "\n     - " << SecondsText(best2) << " ("
+                    << Relative(best2, plain->result.score) << ")\n     - " << SecondsText(best3)
+                    << " (" << Relative(best3, plain->result.score) << ")\n     - "
+                    << SecondsText(mc) << " (" << Relative(mc, plain->result.score) << ")\n     - "
+                    << SecondsText(agg) << " (" << Relative(agg, plain->result.score) << ")\n";
+            bool intelligentGains = best3 < plain->result.score * (1 - 1e-9);
+            bool wins = !intelligentGains || (mc >= plain->result.score && agg >= plain->result.score);
+            plainWins += wins ? 1 : 0;
+            findings << "- " << where << ": the plain network's best collective ("
+                     << plain->baseline.schedule.GetName() << ", " << SecondsText(plain->result.score)
+                     << ") ";
+            if (!intelligentGains)
+            {
+                findings << "is the best schedule of every capability set: multicast and "
+                            "aggregation gain nothing here (multicast alone "
+                         << Relative(mc, plain->result.score) << ", aggregation alone "
+                         << Relative(agg, plain->result.score) << ").\n";
+            }
+            else
+            {
+                findings << "is beaten by the best schedule with multicast and aggregation ("
+                         << SecondsText(best3) << ", " << Relative(best3, plain->result.score)
+                         << "); multicast alone " << Relative(mc, plain->result.score)
+                         << ", aggregation alone " << Relative(agg, plain->result.score)
+                         << (wins ? ": each mode alone loses to the plain collective, only "
+                                    "their mix per clique wins"
+                                  : "")
+                         << ".\n";
             }
         }
 
@@ -172,62 +298,57 @@ main(int argc, char* argv[])
         {
             source = "data/" + source; // a shipped topology
         }
+        std::string order;
+        for (const auto& c : geo)
+        {
+            order += (order.empty() ? "" : " ") + c;
+        }
         f << ".. Generated by scripts/optimizer-table.sh (examples/optimizer-table.cc); do not "
              "edit.\n\n"
           << title << "\n"
           << std::string(title.size(), '=') << "\n\n"
-          << "Best rotating-clique schedule found by ``ScheduleOptimizer`` (periods 1.." << period
-          << ", seed " << seed << ") on ``" << source << "``, for each exchange mode, "
-          << "private and access link rate (public paths stay at 1 Gbps) and model size, beside "
-          << "the baselines. Compute: " << Fixed(computeTime, 2)
-          << " s per round (one local step), no overlap; segments of 8192 payload bytes; FPGA "
-          << "defaults (100 Gbps, 32768 slots of 8192 bytes per clique). Cells give the "
-          << "fluid-model seconds to reach consensus error 1e-3 (worst case over start vectors: ||W_k..W_1 - J||_2 <= 1e-3), and "
-          << "the rate -ln||W_T..W_1 - J||/T in parentheses when the period does not average "
-          << "exactly (an exact period has an unbounded rate and is ranked by seconds). Baselines "
-          << "use the nearest-neighbour order " <<
-            [&geo]() {
-                std::string s;
-                for (const auto& c : geo)
-                {
-                    s += (s.empty() ? "" : " ") + c;
-                }
-                return s;
-            }()
-          << "; the star's server is " << server
-          << " (smallest worst-case latency). \"p=2: 3+3+3 | 3+3+3\" reads: period 2, three "
-             "cliques of three in each round.\n\n"
-          << ".. list-table::\n   :header-rows: 1\n\n"
-          << "   * - Mode\n     - Links\n     - Model\n     - Best schedule\n     - Best\n";
-        for (const auto& b : baseNames)
-        {
-            f << "     - " << b << "\n";
-        }
-        f << rows.str() << "\n"
-          << "Mean clique size of the best schedule (islands per clique, averaged over islands "
-             "and rounds; 9 = everyone in one clique), per mode over the six link/model "
-             "cases:\n\n";
-        for (const auto& [mode, modeName] : modes)
-        {
-            double sum = 0;
-            for (double v : meanSize[modeName])
-            {
-                sum += v;
-            }
-            f << "- " << modeName << ": " << Fixed(sum / meanSize[modeName].size(), 2)
-              << " (cases: ";
-            for (std::size_t i = 0; i < meanSize[modeName].size(); ++i)
-            {
-                f << (i ? ", " : "") << Fixed(meanSize[modeName][i], 1);
-            }
-            f << "); at least as good as every baseline in " << matchesAll[modeName]
-              << " of 6 cases, strictly better than all of them in " << beatsAll[modeName]
-              << ".\n";
-        }
+          << "Best rotating-clique schedule, with the exchange pattern of every clique, found by "
+             "``ScheduleOptimizer`` (periods 1.."
+          << period << (allOptimal ? ", every result proven optimal by the exact search" : "")
+          << ", seed " << seed << ") on ``" << source << "`` for each private and access link rate (public "
+             "paths stay at 1 Gbps), model size and capability set, beside the baselines. "
+             "Assumptions: the fluid ``CostModel`` (every clique's exchange in phases, max-min "
+             "fair sharing, the ideal transport); compute "
+          << Fixed(computeTime, 2)
+          << " s per round (one local step), no overlap; segments of 8192 payload bytes; "
+             "aggregation design ``"
+          << aggregation
+          << "``; FPGAs on every device with the defaults of ``NetworkCapabilities`` (100 Gbps, "
+             "8 GiB of slot memory each). Cells are the score: seconds until the worst-case "
+             "consensus error ||W_K..W_1 - J||_2 reaches 1e-3, counted in whole periods "
+             "(``ConsensusTimeObjective``). Baselines use the nearest-neighbour order "
+          << order
+          << "; the collectives (ring-allreduce, tree-allreduce, parameter-server, all-to-all) "
+             "fix their pattern, grid, exp-graph and diloco-4 get the best pattern the "
+             "capability set allows for every clique. \"p=2: 3 ring, 3 tree, 3 ring | ...\" "
+             "reads: period 2, three cliques of three in the first round, with patterns ring, "
+             "tree and ring.\n\n"
+          << table.str() << "\n"
+          << "Where the plain network's best collective wins\n"
+          << "----------------------------------------------\n\n"
+          << "The plain network's best collective is the fastest of the fixed-pattern unicast "
+             "baselines (ring, tree all-reduce, parameter server, all-to-all). \"Multicast "
+             "only\" and \"aggregation only\" are the optimizer's best schedules when every "
+             "clique must use that pattern (the single-mode runs of earlier versions); "
+             "percentages are relative to the plain collective (+ = slower).\n\n"
+          << summary.str() << "\n"
+          << "In " << plainWins << " of " << cells.size()
+          << " cases the plain network's best collective is not beaten by multicast or "
+             "aggregation used alone:\n\n"
+          << findings.str() << "\n"
+          << "Best schedules, city by city\n"
+          << "----------------------------\n\n"
+          << schedules.str();
     }
     catch (const std::exception& e)
     {
-        return options.Fail(e);
+        std::cerr << "optimizer-table: error: " << e.what() << "\n";
+        return 2;
     }
-    return ExperimentOptions::EXIT_COMPLETE;
+    return 0;
 }

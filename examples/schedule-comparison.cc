@@ -5,11 +5,13 @@
 // schedule is simulated in turn (packet level, ns-3) and costed by the fluid CostModel, and the
 // round times are printed side by side.
 //
-//   ./schedule-comparison --schedules=all-in-one,3x3-rotating,ring,star --modelBytes=10e6
+//   ./schedule-comparison --schedules=all-in-one,3x3-rotating,ring,grid --modelBytes=10e6
 //
 // A schedule is a shipped name (data/schedules/<name>.json), a JSON file path, or one of the
-// baselines built for the topology's islands: all-reduce, ring, exp-graph, grid, star (around
-// the most central island), diloco (DiLoCo, 4 local rounds); islands in nearest-neighbour order.
+// baselines built for the topology's islands: ring-allreduce, tree-allreduce, parameter-server,
+// all-to-all, grid, exp-graph, diloco (DiLoCo, 4 local rounds), and ring (ring gossip); islands
+// in nearest-neighbour order. (A baseline's fixed pattern is costed by the fluid model; the
+// packet level runs the capability set's richest pattern until it reads schedule patterns.)
 // Options: those of every program (ExperimentOptions; --PrintHelp). Exit status 2 on bad
 // input, 1 if a simulation did not complete.
 
@@ -29,7 +31,7 @@ namespace
 /// A shipped schedule, a file, or a baseline of BaselineSchedules by name.
 Schedule
 FindSchedule(const std::string& name, const std::vector<std::string>& cities,
-             const std::vector<Schedule>& baselines)
+             const std::vector<Baseline>& baselines)
 {
     if (name.find('/') != std::string::npos || name.find(".json") != std::string::npos)
     {
@@ -42,15 +44,21 @@ FindSchedule(const std::string& name, const std::vector<std::string>& cities,
         return Schedule::Load(shipped, cities);
     }
     std::string known;
-    for (const Schedule& b : baselines)
+    for (const Baseline& entry : baselines)
     {
-        // "star" names "star-NYC" (the server is chosen for the topology), "diloco" "diloco-4".
-        const std::string& n = b.GetName();
-        if (n == name || n.rfind(name + "-", 0) == 0)
+        if (entry.schedule.GetName() == name)
         {
-            return b;
+            return entry.schedule;
         }
-        known += " " + n;
+        known += " " + entry.schedule.GetName();
+    }
+    for (const Baseline& entry : baselines)
+    {
+        // "diloco" names "diloco-4".
+        if (entry.schedule.GetName().rfind(name + "-", 0) == 0)
+        {
+            return entry.schedule;
+        }
     }
     throw std::invalid_argument("unknown schedule '" + name +
                                 "': not a file, not in data/schedules, not a baseline (" +
@@ -81,8 +89,8 @@ main(int argc, char* argv[])
 
         std::vector<std::string> islands = topology.CityCodes();
         auto geo = BaselineSchedules::NearestNeighbourOrder(cost->Routes(), islands);
-        auto server = BaselineSchedules::CentralIsland(cost->Routes(), islands);
-        auto baselines = BaselineSchedules::All(geo, server, 4);
+        auto baselines = BaselineSchedules::All(geo, 4);
+        baselines.push_back(Baseline{BaselineSchedules::Ring(geo), {}});
         for (const std::string& name : options.GetList("schedules"))
         {
             schedules.push_back(FindSchedule(name, islands, baselines));

@@ -24,6 +24,7 @@
 
 #include "ns3/data-directory.h"
 #include "ns3/graphml-topology-reader.h"
+#include "ns3/network-graph.h"
 #include "ns3/proxy-task.h"
 
 #include <string>
@@ -46,10 +47,19 @@ ExperimentOptions::Table()
         {"graphmlLinkRate", "GraphML: rate of links without LinkSpeed/LinkSpeedRaw, bit/s", "10e9", V::Rate(), "", "topology"},
         // network
         {"linkRate", "Rate of every private link, bit/s (0: the topology's)", "0", V::Rate(true), "", "network"},
-        {"accessRate", "Rate of every island's access link, bit/s (0: its device's edge capacity)", "0", V::Rate(true), "", "network"},
+        {"accessRate", "Rate of every device's attachment to its city: its metro link (to the city's island and internet edge) and its exchange link, bit/s (0: the device's edge capacity; the island's own link always carries what its metro can)", "0", V::Rate(true), "", "network"},
+        {"metroLatency", "One-way latency of a device's metro link (device - city's metro fabric), s (default: 10 km of metro fibre)", OptionValidator::ToText(NetworkGraphOptions().metroLatencyS), V::Seconds(1e-9, 1), "", "network"},
+        {"cityExchange", "Join the devices of a city with two or more through an exchange node (a cross-connect site, DoubleZero's DZX); off: only the topology's own intra-city links join them", "true", V::Flag(), "", "network"},
+        {"exchangeLatency", "One-way latency of a device's exchange link, s (default: 50 km of metro fibre, so that the topology's intra-city links are preferred)", OptionValidator::ToText(NetworkGraphOptions().exchangeLatencyS), V::Seconds(1e-9, 1), "", "network"},
+        {"latencyCheck", "Links faster than light in fibre (4.9 us/km) over the great-circle distance of their cities: warn (on standard error), fix (raise them to that bound) or off", "warn", V::Choice({"warn", "fix", "off"}), "", "network"},
+        {"routingMetric", "What routes minimise: latency, latency+hops (latency + --hopCost per hop) or latency+capacity (latency + --capacityCost / rate per hop)", "latency", V::Choice({"latency", "latency+hops", "latency+capacity"}), "", "network"},
+        {"hopCost", "Per-hop term of --routingMetric=latency+hops, s", OptionValidator::ToText(RoutingOptions().hopCostS), V::Seconds(0, 1), "", "network"},
+        {"capacityCost", "Capacity term of --routingMetric=latency+capacity, bits: a hop costs the time to send this many bits over it", OptionValidator::ToText(RoutingOptions().capacityCostBits), V::Real(0, 1e15), "", "network"},
         {"publicRate", "Rate of every public-internet path, bit/s (0: the topology's; DoubleZero samples and .topology files without one: 1 Gbps)", "0", V::Rate(true), "", "network"},
         // exchange, schedule, optimizer
         {"mode", "unicast | multicast | aggregation", "unicast", V::Choice({"unicast", "multicast", "aggregation"}), "", "exchange"},
+        {"capabilities", "Capability set, the same setting as --mode written as a set (--mode=multicast is unicast,multicast): unicast[,multicast][,aggregation] (aggregation implies multicast; empty: the set of --mode). The fluid model and optimizer let every clique use any pattern the set allows; the packet level runs the set's richest pattern", "", V::Text(), "", "exchange"},
+        {"patterns", "Restrict the exchange patterns a clique may use (comma-separated: all-to-all, ring, tree, ps, multicast, aggregation; empty: every pattern the capability set allows): an experiment's choice, not a network property", "", V::List(), "", "exchange"},
         {"schedule", "Schedule file or shipped schedule name (empty: the optimizer's best schedule for the topology, mode and model)", "", V::Text(), "", "schedule"},
         {"islands", "Comma-separated island cities of the optimizer's schedule (empty: every city that has a device)", "", V::List(), "", "optimizer"},
         {"period", "Longest schedule period the optimizer searches", "2", V::Integer(1, 8), "", "optimizer"},
@@ -64,8 +74,8 @@ ExperimentOptions::Table()
         {"fpgaRate", "FPGA throughput, bit/s of contributions", A, V::Rate(), "ns3::FpgaAggregator::Throughput", "fpga"},
         {"fpgaLatency", "FPGA pipeline latency per slot, s", A, V::Seconds(0, 1), "ns3::FpgaAggregator::PipelineLatency", "fpga"},
         {"fpgaDevices", "Comma-separated devices that carry an FPGA (empty: every device)", "", V::List(), "", "fpga"},
-        {"aggregation", "In-line aggregation: tree (every FPGA on the members' paths sums what passes through it and sends one partial sum up; the root multicasts the sum) | single (every member sends to one FPGA per clique: the one-switch, SwitchML-like design)", "tree", V::Choice({"tree", "single"}), "", "fpga"},
-        {"fpgaMemory", "Slot memory of each FPGA, bytes, shared by the cliques it serves in a round (default 32 MiB: on-chip SRAM of an Alveo U280 class FPGA, 41 MB; HBM would be 8 GB)", std::to_string(NetworkCapabilities().fpgaMemoryBytes), V::Integer(4, 1ULL << 40), "", "fpga"},
+        {"aggregation", "Aggregation design: tree (a reduction tree over the FPGAs on the members' paths, SHARP-like) | single (one FPGA per clique, SwitchML-like)", "tree", V::Choice({"tree", "single"}), "", "fpga"},
+        {"fpgaMemory", "Aggregation slot memory of one FPGA, bytes, shared by the cliques it serves (fluid model; default: NetworkCapabilities, see doc)", OptionValidator::ToText(NetworkCapabilities().fpgaMemoryBytes), V::Real(1, 1e15), "", "fpga"},
         // rounds
         {"rounds", "Rounds to simulate (the schedule's period repeats)", "4", V::Integer(1, 1000000), "ns3::TrainingIsland::Rounds", "run"},
         // packet level
@@ -76,6 +86,20 @@ ExperimentOptions::Table()
         {"slotBytes", "Aggregation slot size, bytes, a multiple of 4 (0: the segment size rounded up to a multiple of 4)", "0", V::Integer(0, 65479), "", "packet"},
         {"slots", "Aggregation slots per clique at an FPGA", A, V::Integer(1, 16777216), "ns3::FpgaAggregator::Slots", "packet"},
         {"aggTimeout", "Aggregation straggler timeout, s", A, V::Seconds(1e-6, 3600), "ns3::FpgaAggregator::Timeout", "packet"},
+        // transports and queues (packet level)
+        {"transport", "How islands move messages: ideal (UDP paced at a central allocator's max-min rates: an idealisation, the lower bound of round time, what the fluid model reproduces), cc (the UDP protocols with an end-to-end loss/ECN-driven congestion window per stream) or tcp (ns-3 TCP for unicast, cc for multicast and aggregation)", "ideal", V::Choice({"ideal", "cc", "tcp"}), "", "packet"},
+        {"congestionControl", "TCP congestion control of --transport=tcp (ns-3's ns3::Tcp<name>)", A, V::TypeChoice("ns3::Tcp", {"NewReno", "Cubic", "Bbr", "Dctcp", "LinuxReno"}), "ns3::TcpTransport::CongestionControl", "packet"},
+        {"tcpFreshConnections", "TCP: a new connection per message (slow start every round) instead of one per peer kept across rounds", A, V::Flag(), "ns3::TcpTransport::FreshConnections", "packet"},
+        {"tcpSndBuf", "TCP send buffer, bytes (0: the path's bandwidth-delay product)", A, V::Integer(0, 4000000000ULL), "ns3::TcpTransport::SndBufSize", "packet"},
+        {"tcpRcvBuf", "TCP receive buffer, bytes (0: the largest bandwidth-delay product of the island's paths)", A, V::Integer(0, 4000000000ULL), "ns3::TcpTransport::RcvBufSize", "packet"},
+        {"tcpSegmentSize", "TCP maximum segment size, bytes (0: MTU - 52)", A, V::Integer(0, 65483), "ns3::TcpTransport::SegmentSize", "packet"},
+        {"tcpPacing", "TCP: pace segments at the congestion control's rate (always on under Bbr, which needs it)", A, V::Flag(), "ns3::TcpTransport::Pacing", "packet"},
+        {"tcpEcn", "TCP: negotiate ECN (Dctcp always does)", A, V::Flag(), "ns3::TcpTransport::Ecn", "packet"},
+        {"ecn", "UDP transports (cc): send ECN-capable packets and echo congestion marks to the senders (marks need --queueDisc=red-ecn or fq-codel)", A, V::Flag(), "ns3::UdpTransport::Ecn", "packet"},
+        {"ccAlgorithm", "cc: window growth in congestion avoidance (cubic: RFC 8312; reno: one segment per round trip)", A, V::Choice({"cubic", "reno"}), "ns3::CcTransport::Algorithm", "packet"},
+        {"queueDisc", "Egress queue discipline of every device (ns-3 traffic-control): none (the device's drop-tail queue), pfifo, red-ecn (RED marking ECN-capable packets), fq-codel", "none", V::Choice({"none", "pfifo", "red-ecn", "fq-codel"}), "", "packet"},
+        {"queueSize", "Packets an egress queue holds (the device queue, or the queue discipline's limit)", "2000", V::Integer(1, 10000000), "", "packet"},
+        {"deviceQueue", "Device queue under a queue discipline, packets (the backlog sits in the discipline)", "16", V::Integer(1, 10000000), "", "packet"},
         // fluid model only
         {"overlap", "Overlap communication with the next round's compute (fluid model only; the ns-3 scenario runs barrier rounds)", "false", V::Flag(), "", "fluid"},
         // outputs (not recorded as parameters)
@@ -111,7 +135,7 @@ ExperimentOptions::Table()
         {"targetFraction", "Target accuracy: this fraction of the colocated run's best held-out accuracy (over --referenceHorizon)", "0.9", V::Real(1e-6, 1), "", "curves"},
         {"metric", "Score of the distributed runs: the mean or the worst of the islands' own models, or the average model", "islands-mean", V::Choice({"islands-mean", "islands-min", "average-model"}), "", "curves"},
         {"csv", "Output: every curve (series,time_s,loss,accuracy)", "training-curves.csv", V::Text(), "", "curves"},
-        {"json", "Output: summary (every effective setting under 'parameters')", "training-summary.json", V::Text(), "", "curves"},
+        {"json", "Output: a JSON summary to this file (training-curves: the summary, every effective setting under 'parameters'; optimize-schedule, only when given: the whole result, the best schedule with the pattern of every clique, round times, score, bound and gap, and every baseline; '-': standard output)", "training-summary.json", V::Text(), "", "curves"},
         // synthetic topologies
         {"synthetic", "Use a synthetic topology of this many cities instead of --topology (0: no)", "0", V::Integer(0, 10000), "", "synthetic"},
         {"topologySeed", "Seed of the synthetic topology", "1", V::Integer(0, maxSeed), "", "synthetic"},
@@ -120,7 +144,7 @@ ExperimentOptions::Table()
         {"wanRate", "multicast-alone: rate of the WAN link between the hubs, bit/s", "1e9", V::Rate(), "", "dumbbell"},
         {"wanLatency", "multicast-alone: one-way latency of the WAN link, s", "0.04", V::Seconds(0, 10), "", "dumbbell"},
         {"hubIslands", "aggregation-alone: islands around the hub", "4", V::Integer(2, 64), "", "star"},
-        {"schedules", "schedule-comparison: comma-separated schedules (files, shipped names, baselines: all-reduce, ring, exp-graph, grid, star, diloco)", "all-in-one,3x3-rotating,ring,star", V::List(), "", "comparison"},
+        {"schedules", "schedule-comparison: comma-separated schedules (files, shipped names, baselines: ring-allreduce, tree-allreduce, parameter-server, all-to-all, grid, exp-graph, diloco, ring (gossip))", "all-in-one,3x3-rotating,ring,grid", V::List(), "", "comparison"},
         {"monitor", "bench-raw-udp: also install the module's LinkMonitor (its cost)", "false", V::Flag(), "", "bench"},
         {"minCpu", "bench-fluid: repeat evaluations for at least this many CPU seconds", "0.5", V::Seconds(0, 3600), "", "bench"},
         {"gridOut", "bench-inputs: write the grid baseline schedule here", "", V::Text(), "", "bench"},

@@ -155,7 +155,7 @@ SetByTheScenario()
         {"ns3::PointToPointNetDevice::DataRate",
          "--linkRate, --accessRate, --publicRate or the topology file"},
         {"ns3::PointToPointChannel::Delay", "the topology file"},
-        {"ns3::DropTailQueue<Packet>::MaxSize", "nothing yet: the scenario's queues hold 2000p"},
+        {"ns3::DropTailQueue<Packet>::MaxSize", "--queueSize (and --deviceQueue under a --queueDisc)"},
         {"ns3::RateErrorModel::ErrorRate", "--lossRate"}};
     return hints;
 }
@@ -698,12 +698,23 @@ ExperimentOptions::ApplyGlobal(const std::string& name, const std::string& value
     m_userGlobals[name] = canonical;
 }
 
+namespace
+{
+void ApplyCapabilityOptions(const ExperimentOptions& o, NetworkCapabilities& caps);
+} // namespace
+
 void
 ExperimentOptions::CrossCheck() const
 {
     auto text = [this](const std::string& n) {
         return "--" + n + "=" + OptionValidator::ToText(Get(n));
     };
+    {
+        // Capability set, patterns, aggregation design: refused here, before anything runs.
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(
+            ParsePattern(Has("mode") ? GetText("mode") : std::string("unicast")));
+        ApplyCapabilityOptions(*this, caps);
+    }
     if (Has("segmentSize") && Has("mtu"))
     {
         uint64_t seg = GetInteger("segmentSize");
@@ -896,7 +907,38 @@ ExperimentOptions::ToGraphOptions() const
 {
     NetworkGraphOptions go;
     go.privateRateBps = Has("linkRate") ? GetDouble("linkRate") : 0;
-    go.accessRateBps = Has("accessRate") ? GetDouble("accessRate") : 0;
+    // --accessRate: a device's attachment to its city (metro and exchange links); the
+    // island's own access link stays at its default (what the city's metro can carry).
+    go.metroRateBps = Has("accessRate") ? GetDouble("accessRate") : 0;
+    go.exchangeRateBps = go.metroRateBps;
+    if (Has("metroLatency"))
+    {
+        go.metroLatencyS = GetDouble("metroLatency");
+    }
+    if (Has("cityExchange"))
+    {
+        go.exchange = GetFlag("cityExchange");
+    }
+    if (Has("exchangeLatency"))
+    {
+        go.exchangeLatencyS = GetDouble("exchangeLatency");
+    }
+    if (Has("latencyCheck"))
+    {
+        go.latencyCheck = TopologyLatencyCheck::ParseMode(GetText("latencyCheck"));
+    }
+    if (Has("routingMetric"))
+    {
+        go.routing.metric = RoutingOptions::ParseMetric(GetText("routingMetric"));
+    }
+    if (Has("hopCost"))
+    {
+        go.routing.hopCostS = GetDouble("hopCost");
+    }
+    if (Has("capacityCost"))
+    {
+        go.routing.capacityCostBits = GetDouble("capacityCost");
+    }
     go.publicRateBps = Has("publicRate") ? GetDouble("publicRate") : 0;
     return go;
 }
@@ -914,11 +956,77 @@ ExperimentOptions::ToCostParameters() const
     return p;
 }
 
+namespace
+{
+
+/// The mode the options select: --capabilities' richest switch when given, else --mode.
+std::string
+EffectiveMode(const ExperimentOptions& o)
+{
+    if (o.Has("capabilities") && !o.GetText("capabilities").empty())
+    {
+        NetworkCapabilities set;
+        set.SetSwitches(o.GetText("capabilities"));
+        return set.aggregation ? "aggregation" : set.multicast ? "multicast" : "unicast";
+    }
+    return o.Has("mode") ? o.GetText("mode") : std::string("unicast");
+}
+
+/// --capabilities (checked against --mode), --patterns, --aggregation and --fpgaMemory onto
+/// \p caps (whose switches come from --mode).
+void
+ApplyCapabilityOptions(const ExperimentOptions& o, NetworkCapabilities& caps)
+{
+    if (o.Has("capabilities") && !o.GetText("capabilities").empty())
+    {
+        NetworkCapabilities set;
+        try
+        {
+            set.SetSwitches(o.GetText("capabilities"));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument("--capabilities=" + o.GetText("capabilities") + ": " +
+                                        e.what());
+        }
+        if (o.WasGiven("mode") && set.SetName() != caps.SetName())
+        {
+            throw std::invalid_argument("--mode=" + o.GetText("mode") + " and --capabilities=" +
+                                        o.GetText("capabilities") +
+                                        " are the same setting with different values: give one");
+        }
+        caps.multicast = set.multicast;
+        caps.aggregation = set.aggregation;
+    }
+    if (o.Has("patterns") && !o.GetText("patterns").empty())
+    {
+        try
+        {
+            caps.SetPatterns(o.GetText("patterns"));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument("--patterns=" + o.GetText("patterns") + ": " + e.what());
+        }
+    }
+    if (o.Has("aggregation"))
+    {
+        caps.SetAggregationDesign(o.GetText("aggregation"));
+    }
+    if (o.Has("fpgaMemory"))
+    {
+        caps.fpgaMemoryBytes = o.GetDouble("fpgaMemory");
+    }
+}
+
+} // namespace
+
 NetworkCapabilities
 ExperimentOptions::ToCapabilities(const Topology& topology) const
 {
     NetworkCapabilities caps = NetworkCapabilities::ForPattern(
         ParsePattern(Has("mode") ? GetText("mode") : std::string("unicast")));
+    ApplyCapabilityOptions(*this, caps);
     if (Has("fpgaRate"))
     {
         caps.fpgaThroughputBps = GetDouble("fpgaRate");
@@ -934,8 +1042,6 @@ ExperimentOptions::ToCapabilities(const Topology& topology) const
             caps.fpgaDevices.push_back(d);
         }
         caps.fpgaOnAllDevices = caps.fpgaDevices.empty();
-        caps.aggregationTree = GetText("aggregation") == "tree";
-        caps.fpgaMemoryBytes = GetInteger("fpgaMemory");
     }
     if (Has("slotBytes"))
     {
@@ -1087,7 +1193,7 @@ ExperimentOptions::OptimizedSchedule(const Topology& topology) const
     Schedule best = ScheduleOptimizer(cost, islands, ToOptimizerOptions()).Optimize().schedule;
     best.SetName(OptimizedName(best));
     best.SetDescription("the optimizer's best schedule for " + topology.GetName() + ", mode " +
-                        (Has("mode") ? GetText("mode") : std::string("unicast")) +
+                        EffectiveMode(*this) +
                         " (options as recorded)");
     return best;
 }
@@ -1121,6 +1227,13 @@ ExperimentOptions::Configure(ScenarioHelper& scenario, const Topology& topology,
         scenario.SetLossRate(GetDouble("lossRate"));
         scenario.SetBarrier(GetFlag("barrier"));
         scenario.SetRateControl(GetFlag("rateControl"));
+    }
+    if (Has("transport"))
+    {
+        scenario.SetTransport(GetText("transport"));
+        scenario.SetQueueDisc(GetText("queueDisc"));
+        scenario.SetQueueSize(static_cast<uint32_t>(GetInteger("queueSize")));
+        scenario.SetDeviceQueue(static_cast<uint32_t>(GetInteger("deviceQueue")));
     }
 }
 
@@ -1270,7 +1383,7 @@ ExperimentOptions::MakeRunRecord(const std::string& topologyName,
     run.program = m_program;
     run.topology = topologyName;
     run.schedule = scheduleName;
-    run.mode = Has("mode") ? GetText("mode") : "";
+    run.mode = Has("mode") ? EffectiveMode(*this) : "";
     run.seed = RngSeedManager::GetSeed();
     run.runNumber = RngSeedManager::GetRun();
     run.modelBytes = Has("modelBytes") ? GetInteger("modelBytes") : 0;

@@ -3,10 +3,10 @@
  */
 #include "link-monitor.h"
 
-#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/island-header.h"
-#include "ns3/ppp-header.h"
-#include "ns3/udp-header.h"
+#include "ns3/model-payload-tag.h"
+#include "ns3/udp-l4-protocol.h"
 
 namespace ns3
 {
@@ -17,6 +17,12 @@ LinkMonitor::Install(const WanNetwork& network)
     m_network = &network;
     const NetworkGraph& g = network.Graph();
     m_counters.assign(g.ResourceCount(), Counters{});
+    for (uint32_t n = 0; n < g.NodeCount(); ++n)
+    {
+        network.GetNode(n)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+            "SendOutgoing",
+            MakeCallback(&LinkMonitor::OnSendOutgoing, this));
+    }
     for (uint32_t e = 0; e < g.EdgeCount(); ++e)
     {
         const GraphEdge& edge = g.Edges()[e];
@@ -32,6 +38,28 @@ LinkMonitor::Install(const WanNetwork& network)
 }
 
 void
+LinkMonitor::OnSendOutgoing(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t)
+{
+    // The packet holds the UDP header, the IslandHeader (type first) and the payload.
+    const uint32_t headers = 8 + IslandHeader::SERIALIZED_SIZE;
+    ModelPayloadTag tag;
+    if (header.GetProtocol() != UdpL4Protocol::PROT_NUMBER || packet->GetSize() < headers ||
+        packet->PeekPacketTag(tag))
+    {
+        return;
+    }
+    uint8_t bytes[9];
+    packet->CopyData(bytes, sizeof(bytes)); // nine bytes, not the packet
+    uint8_t type = bytes[8];
+    if (type == IslandHeader::DATA || type == IslandHeader::CONTRIBUTION ||
+        type == IslandHeader::RESULT)
+    {
+        packet->AddPacketTag(ModelPayloadTag(packet->GetSize() - headers,
+                                             packet->GetSize() + header.GetSerializedSize()));
+    }
+}
+
+void
 LinkMonitor::OnTx(uint32_t resource, double rateBps, Ptr<const Packet> packet)
 {
     Counters& c = m_counters[resource];
@@ -39,29 +67,12 @@ LinkMonitor::OnTx(uint32_t resource, double rateBps, Ptr<const Packet> packet)
     c.bytes += size;
     c.packets += 1;
     c.busyS += size * 8.0 / rateBps;
-    const uint32_t headers = 2 + 20 + 8 + IslandHeader::SERIALIZED_SIZE;
-    if (size < headers)
-    {
-        return;
-    }
-    Ptr<Packet> copy = packet->Copy();
-    PppHeader ppp;
-    Ipv4Header ip;
-    UdpHeader udp;
-    IslandHeader island;
-    copy->RemoveHeader(ppp);
-    copy->RemoveHeader(ip);
-    if (ip.GetProtocol() != 17 || ip.GetFragmentOffset() != 0)
-    {
-        return;
-    }
-    copy->RemoveHeader(udp);
-    copy->RemoveHeader(island);
-    if (island.type == IslandHeader::DATA || island.type == IslandHeader::CONTRIBUTION ||
-        island.type == IslandHeader::RESULT)
+    ModelPayloadTag tag;
+    // The PPP header (2 bytes) precedes IPv4 here; a fragment is smaller than its packet.
+    if (packet->PeekPacketTag(tag) && size == tag.GetIpBytes() + 2)
     {
         c.dataPackets += 1;
-        c.dataPayloadBytes += copy->GetSize();
+        c.dataPayloadBytes += tag.GetPayloadBytes();
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include "wan-network.h"
 
+#include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
 #include "ns3/results-database.h"
 
@@ -21,6 +22,13 @@ namespace ns3
  *
  * Hooks each point-to-point device's PhyTxBegin trace (FlowMonitor ignores multicast, so the
  * module counts on the devices). Bytes include the PPP, IPv4 and UDP headers.
+ *
+ * Cheap per packet-hop: no packet is copied and no header is deserialised on the links. Where
+ * a UDP packet enters IPv4 at its source (Ipv4L3Protocol's SendOutgoing trace), the monitor
+ * reads the one type byte of the module's IslandHeader and, for model segments
+ * (DATA/CONTRIBUTION/RESULT), tags the packet with its model payload (ModelPayloadTag); on
+ * every link it crosses, the device trace only peeks that tag. Model bytes are counted for
+ * whole (unfragmented) packets, which is all the module sends (segments must fit the MTU).
  */
 class LinkMonitor
 {
@@ -48,6 +56,7 @@ class LinkMonitor
 
   private:
     void OnTx(uint32_t resource, double rateBps, Ptr<const Packet> packet);
+    void OnSendOutgoing(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t interface);
 
     const WanNetwork* m_network = nullptr;
     std::vector<Counters> m_counters; ///< Indexed by directed resource.

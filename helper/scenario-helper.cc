@@ -24,7 +24,28 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("ScenarioHelper");
 
-ScenarioHelper::ScenarioHelper() = default;
+namespace
+{
+/// The TrainingIsland attribute \p name as an integer: \p value, or its default if null.
+uint64_t
+IslandInteger(const std::string& name, const AttributeValue* value)
+{
+    TypeId::AttributeInformation info;
+    TrainingIsland::GetTypeId().LookupAttributeByName(name, &info);
+    Ptr<AttributeValue> v = info.checker->CreateValidValue(value ? *value : *info.initialValue);
+    Ptr<UintegerValue> u = DynamicCast<UintegerValue>(v);
+    return u ? u->Get() : 0;
+}
+} // namespace
+
+ScenarioHelper::ScenarioHelper()
+{
+    // The planner sizes its structures (ring order, trees, aggregation root) for the islands'
+    // model; known before the routes and the FPGAs are installed.
+    m_sizing.modelBytes = static_cast<double>(IslandInteger("ModelBytes", nullptr));
+    m_sizing.segmentPayloadBytes = static_cast<uint32_t>(IslandInteger("SegmentSize", nullptr));
+}
+
 ScenarioHelper::~ScenarioHelper() = default;
 
 void
@@ -57,6 +78,14 @@ void
 ScenarioHelper::SetIslandAttribute(const std::string& name, const AttributeValue& value)
 {
     m_islandHelper.SetAttribute(name, value);
+    if (name == "ModelBytes")
+    {
+        m_sizing.modelBytes = static_cast<double>(IslandInteger(name, &value));
+    }
+    else if (name == "SegmentSize")
+    {
+        m_sizing.segmentPayloadBytes = static_cast<uint32_t>(IslandInteger(name, &value));
+    }
 }
 
 void
@@ -117,6 +146,12 @@ ScenarioHelper::SetQueueSize(uint32_t packets)
 }
 
 void
+ScenarioHelper::SetDeviceQueue(uint32_t packets)
+{
+    m_queues.SetDeviceQueue(packets);
+}
+
+void
 ScenarioHelper::SetBarrier(bool on)
 {
     m_barrier = on;
@@ -152,6 +187,7 @@ ScenarioHelper::PlanFor(uint32_t island) const
         plan.clique = m_schedule.CliqueIndex(p, city);
         if (plan.clique >= 0)
         {
+            plan.pattern = PatternOf(p, plan.clique);
             plan.cliqueKey = CliqueKey(p, plan.clique);
             for (const auto& member : m_schedule.RoundAt(p).cliques[plan.clique])
             {
@@ -162,7 +198,22 @@ ScenarioHelper::PlanFor(uint32_t island) const
                 }
             }
             plan.targets = plan.peers;
-            if (!plan.peers.empty() && plan.pattern != ExchangePattern::ALL_TO_ALL)
+            auto collective = m_collectives.find({p, static_cast<std::size_t>(plan.clique)});
+            if (!plan.peers.empty() && collective != m_collectives.end())
+            {
+                const CliqueExchange& x = collective->second;
+                plan.members = x.members;
+                plan.trees = x.trees;
+                plan.chunkBytes = x.chunkBytes;
+                if (x.pattern == ExchangePattern::PARAMETER_SERVER)
+                {
+                    // ParameterServerExchange: the server first.
+                    std::rotate(plan.members.begin(), plan.members.begin() + x.server,
+                                plan.members.end());
+                }
+            }
+            if (!plan.peers.empty() && (plan.pattern == ExchangePattern::MULTICAST ||
+                                        plan.pattern == ExchangePattern::AGGREGATION))
             {
                 const GroupInfo& g = m_groups.at({p, plan.clique, island});
                 plan.group = g.group;
@@ -181,6 +232,74 @@ ScenarioHelper::PlanFor(uint32_t island) const
         plans.push_back(plan);
     }
     return plans;
+}
+
+ExchangePattern
+ScenarioHelper::PatternOf(std::size_t p, std::size_t c) const
+{
+    return m_schedule.RoundAt(p).PatternOf(c, m_caps.RichestPattern());
+}
+
+void
+ScenarioHelper::SetExchangeProvider(ExchangeProvider provider)
+{
+    m_exchangeProvider = std::move(provider);
+}
+
+void
+ScenarioHelper::BuildCollectives()
+{
+    for (std::size_t p = 0; p < m_schedule.Period(); ++p)
+    {
+        const auto& cliques = m_schedule.RoundAt(p).cliques;
+        for (std::size_t c = 0; c < cliques.size(); ++c)
+        {
+            ExchangePattern pattern = PatternOf(p, c);
+            std::string where = "schedule '" + m_schedule.GetName() + "', round " +
+                                std::to_string(p) + ", clique " + std::to_string(c) + ": ";
+            if (!m_caps.Allows(pattern))
+            {
+                throw std::invalid_argument(where + "pattern '" + PatternName(pattern) +
+                                            "' needs network capabilities this run does not "
+                                            "have");
+            }
+            if (cliques[c].size() < 2 ||
+                (pattern != ExchangePattern::RING && pattern != ExchangePattern::TREE &&
+                 pattern != ExchangePattern::PARAMETER_SERVER))
+            {
+                continue;
+            }
+            std::vector<uint32_t> members;
+            for (const auto& city : cliques[c])
+            {
+                members.push_back(m_graph->IslandNode(city));
+            }
+            CliqueExchange x;
+            try
+            {
+                // The planner's structure (the one the fluid CostModel charges), unless a
+                // provider replaces it.
+                x = m_exchangeProvider ? m_exchangeProvider(members, pattern)
+                                       : m_traffic->Exchange(members, pattern);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw std::invalid_argument(where + e.what());
+            }
+            std::vector<uint32_t> got = x.members;
+            std::sort(got.begin(), got.end());
+            std::sort(members.begin(), members.end());
+            if (x.pattern != pattern || got != members ||
+                (pattern == ExchangePattern::TREE && x.trees.empty()) ||
+                (pattern == ExchangePattern::PARAMETER_SERVER &&
+                 (x.server < 0 || x.server >= static_cast<int32_t>(members.size()))))
+            {
+                throw std::invalid_argument(where + "the " + PatternName(pattern) +
+                                            " structure does not match the clique");
+            }
+            m_collectives[{p, c}] = std::move(x);
+        }
+    }
 }
 
 void
@@ -223,93 +342,6 @@ ScenarioHelper::BuildMulticast()
             }
         }
     }
-}
-
-std::vector<AggregationNode>
-ScenarioHelper::PlanTree(const std::vector<uint32_t>& members, uint32_t root) const
-{
-    // Interim planning until TrafficPlanner::Exchange provides the trees: the FPGA devices on
-    // the members' routes to the root, which form a tree because unicast routes are
-    // destination-consistent (RoutePlanner). An FPGA with a single input only forwards: it is
-    // left out (its input goes straight to its parent).
-    const NetworkGraph& g = *m_graph;
-    std::map<uint32_t, int64_t> parent{{root, -1}};
-    std::map<uint32_t, std::vector<uint32_t>> direct;
-    for (uint32_t m : members)
-    {
-        std::vector<uint32_t> fpgas;
-        for (const auto& hop : m_routes->ShortestPath(m, root))
-        {
-            const GraphNode& n = g.Nodes()[hop.to];
-            if (n.kind == NodeKind::DEVICE && m_caps.HasFpga(n.name))
-            {
-                fpgas.push_back(hop.to);
-            }
-        }
-        direct[fpgas.front()].push_back(m);
-        for (std::size_t i = 0; i + 1 < fpgas.size(); ++i)
-        {
-            auto it = parent.find(fpgas[i]);
-            if (it != parent.end())
-            {
-                break; // the rest of the route is the tree's already
-            }
-            parent[fpgas[i]] = fpgas[i + 1];
-        }
-    }
-    auto childrenOf = [&](uint32_t d) {
-        std::vector<uint32_t> out;
-        for (const auto& [c, p] : parent)
-        {
-            if (p == static_cast<int64_t>(d))
-            {
-                out.push_back(c);
-            }
-        }
-        return out;
-    };
-    for (bool pruned = true; pruned;)
-    {
-        pruned = false;
-        for (const auto& [d, p] : parent)
-        {
-            auto kids = childrenOf(d);
-            if (p < 0 || direct[d].size() + kids.size() != 1)
-            {
-                continue;
-            }
-            for (uint32_t m : direct[d])
-            {
-                direct[static_cast<uint32_t>(p)].push_back(m);
-            }
-            for (uint32_t c : kids)
-            {
-                parent[c] = p;
-            }
-            direct.erase(d);
-            parent.erase(d);
-            pruned = true;
-            break;
-        }
-    }
-    std::vector<AggregationNode> tree;
-    std::vector<uint32_t> order{root};
-    for (std::size_t i = 0; i < order.size(); ++i)
-    {
-        AggregationNode n;
-        n.device = order[i];
-        n.parent = parent.at(order[i]);
-        n.members = direct[order[i]];
-        std::sort(n.members.begin(), n.members.end());
-        n.children = childrenOf(order[i]);
-        if (n.parent >= 0)
-        {
-            n.up = m_routes->ShortestPath(n.device, static_cast<uint32_t>(n.parent));
-        }
-        order.insert(order.end(), n.children.begin(), n.children.end());
-        tree.push_back(std::move(n));
-    }
-    return tree;
 }
 
 void
@@ -401,10 +433,13 @@ ScenarioHelper::CheckTree(const std::vector<AggregationNode>& tree,
 
 ScenarioHelper::TreeInfo
 ScenarioHelper::DescribeTree(const std::vector<AggregationNode>& tree,
-                             const std::vector<uint32_t>& members) const
+                             const std::vector<uint32_t>& members,
+                             RoutePlanner::Path resultTree) const
 {
     TreeInfo info;
     info.nodes = tree;
+    info.resultTree =
+        resultTree.empty() ? m_routes->Tree(tree.front().device, members) : std::move(resultTree);
     const NetworkGraph& g = *m_graph;
     uint32_t root = tree.front().device;
     std::map<uint32_t, double> acc;
@@ -433,6 +468,20 @@ ScenarioHelper::DescribeTree(const std::vector<AggregationNode>& tree,
                              : m_caps.fpgaLatencyS + m_routes->Latency(n->up) +
                                    upLatency(static_cast<uint32_t>(n->parent));
     };
+    std::map<uint32_t, RoutePlanner::Hop> into; // result tree: node -> the hop reaching it
+    for (const auto& h : info.resultTree)
+    {
+        into.emplace(h.to, h);
+    }
+    auto treeLatency = [&](uint32_t m) {
+        RoutePlanner::Path path;
+        for (auto it = into.find(m); it != into.end() && m != root; it = into.find(m))
+        {
+            path.push_back(it->second);
+            m = it->second.from;
+        }
+        return m_routes->Latency(path);
+    };
     double upMax = 0;
     double downMax = 0;
     for (const auto& n : info.nodes)
@@ -443,11 +492,11 @@ ScenarioHelper::DescribeTree(const std::vector<AggregationNode>& tree,
             RoutePlanner::Path in = m_routes->ShortestPath(m, n.device);
             charge(in);
             upMax = std::max(upMax, m_routes->Latency(in) + upLatency(n.device));
-            downMax = std::max(downMax, m_routes->PathLatency(root, m));
+            downMax = std::max(downMax, treeLatency(m));
         }
     }
     info.latencyS = upMax + downMax;
-    charge(m_routes->Tree(root, members));
+    charge(info.resultTree);
     info.usage.usage.assign(acc.begin(), acc.end());
     return info;
 }
@@ -484,10 +533,12 @@ ScenarioHelper::BuildAggregation()
                 members.push_back(m_graph->IslandNode(city));
             }
             std::sort(members.begin(), members.end());
-            // The tree is planned once (this throws if no FPGA lies on the clique's paths,
-            // before anything is simulated); after a reroute only the routes between its
-            // FPGAs change.
+            // The tree is the planner's (TrafficPlanner::Exchange, the one the fluid CostModel
+            // charges), planned once: this throws if no FPGA lies on the clique's paths, before
+            // anything is simulated. After a reroute only the routes between its FPGAs and the
+            // result tree change.
             std::vector<AggregationNode> tree;
+            RoutePlanner::Path resultTree;
             auto installed = m_trees.find({p, c});
             auto given = m_treeOverrides.find({p, c});
             if (installed != m_trees.end())
@@ -500,24 +551,24 @@ ScenarioHelper::BuildAggregation()
             }
             else
             {
-                uint32_t root = m_traffic->Aggregator(members);
-                if (m_caps.aggregationTree)
+                CliqueExchange x =
+                    m_exchangeProvider
+                        ? m_exchangeProvider(members, ExchangePattern::AGGREGATION)
+                        : m_traffic->Exchange(members, ExchangePattern::AGGREGATION);
+                if (x.pattern != ExchangePattern::AGGREGATION || x.aggregation.empty())
                 {
-                    tree = PlanTree(members, root);
+                    throw std::invalid_argument(
+                        "aggregation: the exchange of period round " + std::to_string(p) +
+                        ", clique " + std::to_string(c) + " has no aggregation tree");
                 }
-                else
-                {
-                    AggregationNode one;
-                    one.device = root;
-                    one.members = members;
-                    tree = {one};
-                }
+                tree = std::move(x.aggregation);
+                resultTree = std::move(x.resultTree);
             }
             CheckTree(tree, members,
                       "aggregation tree of period round " + std::to_string(p) + ", clique " +
                           std::to_string(c));
             m_aggregatorOf[{p, c}] = tree.front().device;
-            m_trees[{p, c}] = DescribeTree(tree, members);
+            m_trees[{p, c}] = DescribeTree(tree, members, std::move(resultTree));
             for (const auto& n : tree)
             {
                 ++served[n.device];
@@ -540,7 +591,7 @@ ScenarioHelper::BuildAggregation()
                         " serves " + std::to_string(served.at(n.device)) +
                         " cliques in period round " + std::to_string(p) + " but its " +
                         std::to_string(m_caps.fpgaMemoryBytes) + " bytes of slot memory hold " +
-                        std::to_string(m_caps.fpgaMemoryBytes / m_caps.slotBytes) +
+                        std::to_string(static_cast<uint64_t>(m_caps.PoolSlots())) +
                         " slots of " + std::to_string(m_caps.slotBytes) + " bytes");
                 }
                 info.window = std::min(info.window, slots);
@@ -548,7 +599,7 @@ ScenarioHelper::BuildAggregation()
             uint32_t root = info.nodes.front().device;
             Ipv4Address group(static_cast<uint32_t>((226u << 24) | (p << 16) | (c << 8) | 1));
             auto devices = WanNetworkHelper::InstallMulticastTree(
-                *m_network, m_routes->Tree(root, members), root, group);
+                *m_network, info.resultTree, root, group);
             for (const auto& n : info.nodes)
             {
                 AggregatorClique ac;
@@ -643,6 +694,7 @@ ScenarioHelper::Reroute(uint32_t edge)
     {
         m_traffic.reset();
         m_traffic = std::make_unique<TrafficPlanner>(*m_routes, m_caps);
+        m_traffic->SetSizing(m_sizing);
         WanNetworkHelper::ClearRoutes(*m_network);
         InstallRouting();
         for (const auto& [id, app] : m_appOf)
@@ -773,6 +825,7 @@ ScenarioHelper::Build()
     m_schedule.Validate(m_graph->IslandCities());
     m_routes = std::make_unique<RoutePlanner>(*m_graph);
     m_traffic = std::make_unique<TrafficPlanner>(*m_routes, m_caps);
+    m_traffic->SetSizing(m_sizing);
 
     for (const auto& city : m_schedule.Cities())
     {
@@ -840,6 +893,13 @@ ScenarioHelper::Build()
                     std::to_string(m_mtu) + " (largest segment: " +
                     std::to_string(WireFormat::MaxPayload(m_mtu)) + ")");
             }
+            // The planner sizes its structures (ring order, trees, server) for this model.
+            UintegerValue model;
+            app->GetAttribute("ModelBytes", model);
+            m_sizing.modelBytes = static_cast<double>(model.Get());
+            m_sizing.segmentPayloadBytes = static_cast<uint32_t>(seg.Get());
+            m_traffic->SetSizing(m_sizing);
+            BuildCollectives();
         }
         app->SetDirectory(m_network->IslandDirectory());
         std::vector<IslandRoundPlan> plan = PlanFor(id);
@@ -1074,6 +1134,7 @@ ScenarioHelper::Collect(double wallS) const
         for (uint32_t c = 0; c < cliques.size(); ++c)
         {
             RoundRecord rec{round, c, "", std::numeric_limits<double>::infinity(), 0, 0, 0};
+            rec.pattern = PatternName(PatternOf(round % m_schedule.Period(), c));
             bool finished = true;
             for (const auto& city : cliques[c])
             {
@@ -1131,7 +1192,7 @@ ScenarioHelper::Collect(double wallS) const
             }
             const TreeInfo& tree = tit->second;
             AggregationRecord rec{round, static_cast<uint32_t>(c), "", "", 0, 0, 0, 0, 0, 0,
-                                  0, 0, 0};
+                                  0, 0, 0, "", 0};
             for (const auto& city : cliques[c])
             {
                 rec.members += (rec.members.empty() ? "" : "+") + city;

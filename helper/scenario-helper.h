@@ -93,6 +93,17 @@ class ScenarioHelper
     /// Called with (round, time) when the last island finished a round (after every island's
     /// synchronisation of that round, before the next one starts when rounds are barriers).
     void SetRoundObserver(std::function<void(uint32_t, double)> observer);
+    /// The structure of one clique's exchange under a pattern (members are island nodes).
+    using ExchangeProvider =
+        std::function<CliqueExchange(const std::vector<uint32_t>& members, ExchangePattern)>;
+    /**
+     * Where the ring order, the trees and the parameter server of RING, TREE and
+     * PARAMETER_SERVER cliques come from. The default is TrafficPlanner::Exchange, sized for
+     * the islands' ModelBytes and SegmentSize (the structure the fluid CostModel charges); a
+     * provider given here (e.g. a test's hand-built structure) replaces it. Asked once per
+     * clique in Build(); the structures stay when the network reroutes.
+     */
+    void SetExchangeProvider(ExchangeProvider provider);
     /// Number of rounds to simulate (the schedule's period repeats).
     void SetRounds(uint32_t rounds);
     /// MTU of every link (default 9000).
@@ -116,6 +127,8 @@ class ScenarioHelper
     void SetQueueDisc(const std::string& kind);
     /// Packets an egress queue holds (default 2000).
     void SetQueueSize(uint32_t packets);
+    /// Device queue under a queue discipline (default 16 packets).
+    void SetDeviceQueue(uint32_t packets);
     /// Barrier-synchronised rounds (default on).
     void SetBarrier(bool on);
     /// Safety limit of simulated time (default 1e5 s); hitting it makes the run incomplete.
@@ -169,6 +182,10 @@ class ScenarioHelper
     };
 
     std::vector<IslandRoundPlan> PlanFor(uint32_t island) const;
+    /// The pattern of clique \p c of period round \p p (the schedule's, else the richest).
+    ExchangePattern PatternOf(std::size_t p, std::size_t c) const;
+    /// Check every clique's pattern and plan the structure of the unicast collectives.
+    void BuildCollectives();
     void BuildMulticast();
     void BuildAggregation();
     void InstallRouting();
@@ -228,21 +245,26 @@ class ScenarioHelper
         FlowUsage usage;                     ///< One copy per tree edge per direction + FPGAs.
         /// Longest member -> root latency (FPGA latencies included) + longest root -> member.
         double latencyS = 0;
+        RoutePlanner::Path resultTree; ///< The root's multicast tree to the members.
     };
 
-    std::vector<AggregationNode> PlanTree(const std::vector<uint32_t>& members,
-                                          uint32_t root) const;
     void CheckTree(const std::vector<AggregationNode>& tree,
                    const std::vector<uint32_t>& members,
                    const std::string& what) const;
+    /// \p resultTree: the root's multicast tree to the members (empty: the routes' tree).
     TreeInfo DescribeTree(const std::vector<AggregationNode>& tree,
-                          const std::vector<uint32_t>& members) const;
+                          const std::vector<uint32_t>& members,
+                          RoutePlanner::Path resultTree) const;
 
     std::map<std::pair<std::size_t, std::size_t>, uint32_t> m_aggregatorOf; ///< clique -> root
     std::map<std::pair<std::size_t, std::size_t>, std::vector<AggregationNode>> m_treeOverrides;
     std::map<std::pair<std::size_t, std::size_t>, TreeInfo> m_trees;
     std::map<uint32_t, Ptr<FpgaAggregator>> m_aggregators;
     std::map<std::pair<uint32_t, uint32_t>, bool> m_fellBack; ///< (round, island) fell back
+    ExchangeProvider m_exchangeProvider;
+    ExchangeSizing m_sizing; ///< The islands' model and segment sizes (for the planner).
+    /// (period round, clique) -> structure of its ring, tree or parameter server.
+    std::map<std::pair<std::size_t, std::size_t>, CliqueExchange> m_collectives;
 
     std::map<uint32_t, uint32_t> m_gateCount; ///< round -> islands that finished it
     std::map<uint32_t, uint32_t> m_finishCount; ///< round -> islands that finished it (all modes)

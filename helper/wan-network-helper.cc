@@ -7,10 +7,8 @@
 #include "ns3/error-model.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
-#include "ns3/ipv4-list-routing-helper.h"
-#include "ns3/ipv4-routing-table-entry.h"
-#include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
+#include "ns3/planned-routing-helper.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/queue.h"
@@ -18,6 +16,7 @@
 #include "ns3/enum.h"
 #include "ns3/pointer.h"
 
+#include <algorithm>
 #include <map>
 
 namespace ns3
@@ -57,10 +56,8 @@ WanNetworkHelper::Install(const NetworkGraph& graph) const
     net.m_nodes.Create(graph.NodeCount());
 
     InternetStackHelper internet;
-    Ipv4StaticRoutingHelper staticRouting;
-    Ipv4ListRoutingHelper list;
-    list.Add(staticRouting, 0);
-    internet.SetRoutingHelper(list);
+    PlannedRoutingHelper planned;
+    internet.SetRoutingHelper(planned);
     internet.SetIpv6StackInstall(false);
     internet.Install(net.m_nodes);
 
@@ -95,38 +92,26 @@ WanNetworkHelper::Install(const NetworkGraph& graph) const
         }
         net.m_edges.push_back(link);
     }
-    // An island's address is the address of its first interface.
-    for (uint32_t i = 0; i < graph.IslandCount(); ++i)
+    // Every node's addresses, in edge order; an island has exactly one (its access link).
+    net.m_addresses.assign(graph.NodeCount(), {});
+    for (uint32_t e = 0; e < graph.EdgeCount(); ++e)
     {
-        Ipv4Address found;
-        bool have = false;
-        for (uint32_t e = 0; e < graph.EdgeCount() && !have; ++e)
-        {
-            const GraphEdge& edge = graph.Edges()[e];
-            if (edge.a == i || edge.b == i)
-            {
-                found = net.AddressOn(e, i);
-                have = true;
-            }
-        }
-        // An island without any link (a city with no device) has no address (0.0.0.0); no
-        // traffic can reach it, and the scenario refuses to place a scheduled island there
-        // (its routes are checked first).
-        net.m_islandAddresses.push_back(have ? found : Ipv4Address());
+        const GraphEdge& edge = graph.Edges()[e];
+        net.m_addresses[edge.a].push_back(net.AddressOn(e, edge.a));
+        net.m_addresses[edge.b].push_back(net.AddressOn(e, edge.b));
     }
     for (uint32_t n = 0; n < graph.NodeCount(); ++n)
     {
-        Ipv4Address found;
-        for (uint32_t e = 0; e < graph.EdgeCount(); ++e)
-        {
-            const GraphEdge& edge = graph.Edges()[e];
-            if (edge.a == n || edge.b == n)
-            {
-                found = net.AddressOn(e, n);
-                break;
-            }
-        }
-        net.m_nodeAddresses.push_back(found);
+        net.m_nodeAddresses.push_back(net.m_addresses[n].empty() ? Ipv4Address()
+                                                                 : net.m_addresses[n].front());
+    }
+    for (uint32_t i = 0; i < graph.IslandCount(); ++i)
+    {
+        // An island always has its access link (islands are hosts with one interface);
+        // should a graph give one no link, it has no address (0.0.0.0): no traffic can reach
+        // it, and the scenario refuses to place a scheduled island there.
+        net.m_islandAddresses.push_back(net.m_addresses[i].empty() ? Ipv4Address()
+                                                                   : net.m_addresses[i].front());
     }
     return net;
 }
@@ -148,11 +133,9 @@ WanNetworkHelper::InstallRoutesTo(const WanNetwork& network,
                                   const std::vector<uint32_t>& destinations)
 {
     const NetworkGraph& g = network.Graph();
-    Ipv4StaticRoutingHelper helper;
     for (uint32_t n = 0; n < g.NodeCount(); ++n)
     {
-        Ptr<Ipv4StaticRouting> table =
-            helper.GetStaticRouting(network.GetNode(n)->GetObject<Ipv4>());
+        Ptr<PlannedRouting> table = PlannedRoutingHelper::Get(network.GetNode(n)->GetObject<Ipv4>());
         for (uint32_t d : destinations)
         {
             RoutePlanner::Hop hop;
@@ -160,9 +143,14 @@ WanNetworkHelper::InstallRoutesTo(const WanNetwork& network,
             {
                 continue;
             }
-            table->AddHostRouteTo(network.NodeAddress(d),
-                                  network.AddressOn(hop.edge, hop.to),
-                                  network.InterfaceOn(hop.edge, n));
+            // Every address of the destination (replies go to the address a packet came
+            // from), each along the planned path to the destination node.
+            uint32_t interface = network.InterfaceOn(hop.edge, n);
+            Ipv4Address gateway = network.AddressOn(hop.edge, hop.to);
+            for (const Ipv4Address& a : network.NodeAddresses(d))
+            {
+                table->AddHostRoute(a, interface, gateway);
+            }
         }
     }
 }
@@ -171,9 +159,11 @@ std::vector<uint32_t>
 WanNetworkHelper::InstallMulticastTree(const WanNetwork& network,
                                        const RoutePlanner::Path& tree,
                                        uint32_t root,
-                                       Ipv4Address group)
+                                       Ipv4Address group,
+                                       const std::vector<uint32_t>& receivers)
 {
     NS_ABORT_MSG_UNLESS(group.IsMulticast(), group << " is not a multicast address");
+    const NetworkGraph& g = network.Graph();
     std::map<uint32_t, std::vector<uint32_t>> children; // node -> output interfaces
     std::map<uint32_t, uint32_t> parentInterface;       // node -> input interface
     std::vector<uint32_t> rootDevices;
@@ -186,21 +176,30 @@ WanNetworkHelper::InstallMulticastTree(const WanNetwork& network,
             rootDevices.push_back(network.DeviceIndexOn(hop.edge, root));
         }
     }
-    Ipv4StaticRoutingHelper helper;
-    Ipv4Address origin = network.NodeAddress(root);
+    auto table = [&network](uint32_t node) {
+        return PlannedRoutingHelper::Get(network.GetNode(node)->GetObject<Ipv4>());
+    };
     for (const auto& [node, outputs] : children)
     {
-        Ptr<Ipv4StaticRouting> table =
-            helper.GetStaticRouting(network.GetNode(node)->GetObject<Ipv4>());
         if (node == root)
         {
-            for (uint32_t ifIndex : outputs)
-            {
-                table->AddHostRouteTo(group, ifIndex);
-            }
-            continue;
+            table(node)->AddLocalMulticastRoute(group, outputs);
         }
-        table->AddMulticastRoute(origin, group, parentInterface.at(node), outputs);
+        else
+        {
+            table(node)->AddMulticastRoute(group, parentInterface.at(node), outputs);
+        }
+    }
+    // Local copies: the receivers given, else every leaf and every island the tree reaches.
+    for (const auto& [node, input] : parentInterface)
+    {
+        bool receives = receivers.empty()
+                            ? (!children.count(node) || g.Nodes()[node].kind == NodeKind::ISLAND)
+                            : std::find(receivers.begin(), receivers.end(), node) != receivers.end();
+        if (receives)
+        {
+            table(node)->JoinGroup(group);
+        }
     }
     return rootDevices;
 }
@@ -208,22 +207,9 @@ WanNetworkHelper::InstallMulticastTree(const WanNetwork& network,
 void
 WanNetworkHelper::ClearRoutes(const WanNetwork& network)
 {
-    Ipv4StaticRoutingHelper helper;
     for (uint32_t n = 0; n < network.Graph().NodeCount(); ++n)
     {
-        Ptr<Ipv4StaticRouting> table =
-            helper.GetStaticRouting(network.GetNode(n)->GetObject<Ipv4>());
-        for (uint32_t i = table->GetNRoutes(); i-- > 0;)
-        {
-            if (table->GetRoute(i).IsHost())
-            {
-                table->RemoveRoute(i);
-            }
-        }
-        for (uint32_t i = table->GetNMulticastRoutes(); i-- > 0;)
-        {
-            table->RemoveMulticastRoute(i);
-        }
+        PlannedRoutingHelper::Get(network.GetNode(n)->GetObject<Ipv4>())->Clear();
     }
 }
 

@@ -20,9 +20,10 @@ namespace ns3
  * \brief Builds the ns-3 network of a NetworkGraph: nodes, point-to-point links, IPv4, routes.
  *
  * Each graph edge becomes a PointToPoint link with DataRate = the edge capacity and Delay =
- * its latency; device attributes (Mtu, queue) apply to every device. Routing is static and
- * comes from the RoutePlanner (one host route per island on every node), so the simulated
- * packets follow exactly the paths the fluid cost model charges.
+ * its latency; device attributes (Mtu, queue) apply to every device. Every node's only routing
+ * protocol is PlannedRouting, filled from the RoutePlanner (hash-map lookups, so forwarding
+ * costs the same per packet whatever the number of islands), so the simulated packets follow
+ * exactly the paths the fluid cost model charges.
  */
 class WanNetworkHelper
 {
@@ -37,25 +38,29 @@ class WanNetworkHelper
     /// Create nodes, links, the IPv4 stack and addresses for \p graph.
     WanNetwork Install(const NetworkGraph& graph) const;
 
-    /// Install static host routes to every island on every node, along \p routes' paths.
+    /// Install host routes to every island on every node, along \p routes' paths.
     static void InstallRoutes(const WanNetwork& network, const RoutePlanner& routes);
-    /// Install static host routes to the given graph nodes' addresses on every node.
+    /// Install host routes to every address of the given graph nodes on every node (each along
+    /// the planned path to the node; e.g. the FPGA service nodes).
     static void InstallRoutesTo(const WanNetwork& network,
                                 const RoutePlanner& routes,
                                 const std::vector<uint32_t>& destinations);
     /**
      * Install the multicast routes of one distribution tree (RoutePlanner::Tree of \p root):
      * every node of the tree forwards \p group from its parent's interface to its children's
-     * (one copy per tree edge); the root gets a unicast-table route for \p group on each of
-     * its branches. Returns the root's device indices the tree leaves by (for
+     * (one copy per tree edge); the root may source \p group on each of its branches. The
+     * nodes in \p receivers (default: every leaf and every island of the tree) also deliver
+     * \p group locally. Returns the root's device indices the tree leaves by (for
      * MulticastSender).
      */
     static std::vector<uint32_t> InstallMulticastTree(const WanNetwork& network,
                                                       const RoutePlanner::Path& tree,
                                                       uint32_t root,
-                                                      Ipv4Address group);
+                                                      Ipv4Address group,
+                                                      const std::vector<uint32_t>& receivers = {});
 
-    /// Remove every host route and multicast route (before installing new ones).
+    /// Remove every host route, multicast route and group membership (before installing new
+    /// ones).
     static void ClearRoutes(const WanNetwork& network);
     /// Drop every packet on both directions of \p edge from now on (a failed link).
     static void FailEdge(const WanNetwork& network, uint32_t edge);

@@ -47,6 +47,12 @@ WanNetwork::NodeAddress(uint32_t graphNode) const
     return m_nodeAddresses.at(graphNode);
 }
 
+const std::vector<Ipv4Address>&
+WanNetwork::NodeAddresses(uint32_t graphNode) const
+{
+    return m_addresses.at(graphNode);
+}
+
 uint32_t
 WanNetwork::DeviceIndexOn(uint32_t edge, uint32_t node) const
 {

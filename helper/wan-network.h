@@ -19,9 +19,9 @@ namespace ns3
  * \brief The ns-3 network built from a NetworkGraph by WanNetworkHelper::Install.
  *
  * ns-3 node i is graph node i (islands first); each graph edge is one point-to-point link
- * whose two devices, interface indices and addresses are kept here. Island i is reachable at
- * IslandAddress(i) (the address of its first interface) from every node once routes are
- * installed.
+ * whose two devices, interface indices and addresses are kept here. Island i has one
+ * interface (its access link to the metro node) and is reachable at IslandAddress(i) from
+ * every node once routes are installed.
  */
 class WanNetwork
 {
@@ -43,6 +43,8 @@ class WanNetwork
     Ipv4Address IslandAddress(uint32_t island) const;
     /// Address of any graph node (the address of its first interface).
     Ipv4Address NodeAddress(uint32_t graphNode) const;
+    /// Every address of a graph node, one per link, in edge order.
+    const std::vector<Ipv4Address>& NodeAddresses(uint32_t graphNode) const;
     /// Addresses of all islands, indexed by island id.
     const std::vector<Ipv4Address>& IslandDirectory() const;
     const EdgeLink& Edge(uint32_t edge) const;
@@ -63,6 +65,7 @@ class WanNetwork
     std::vector<EdgeLink> m_edges;
     std::vector<Ipv4Address> m_islandAddresses;
     std::vector<Ipv4Address> m_nodeAddresses;
+    std::vector<std::vector<Ipv4Address>> m_addresses;
 };
 
 } // namespace ns3

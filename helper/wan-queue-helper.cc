@@ -134,6 +134,10 @@ WanQueueHelper::Count(const WanNetwork& network, uint64_t& drops, uint64_t& mark
         {
             Ptr<PointToPointNetDevice> dev = network.Edge(e).device[side];
             drops += dev->GetQueue()->GetTotalDroppedPackets();
+            NS_LOG_INFO("edge " << e << " (" << g.Nodes()[g.Edges()[e].a].name << "-"
+                                << g.Nodes()[g.Edges()[e].b].name << ") side " << side << ": "
+                                << dev->GetQueue()->GetTotalDroppedPackets()
+                                << " device-queue drops");
             Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
             Ptr<QueueDisc> qd = tc ? tc->GetRootQueueDiscOnDevice(dev) : nullptr;
             if (qd)

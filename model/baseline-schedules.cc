@@ -29,7 +29,7 @@ Schedule
 BaselineSchedules::AllReduce(const std::vector<std::string>& islands)
 {
     Check(islands);
-    return Schedule("all-reduce", {ScheduleRound{{islands}}},
+    return Schedule("all-reduce", {ScheduleRound{{islands}, {}}},
                     "Baseline: all islands average in one clique every round.");
 }
 
@@ -60,7 +60,7 @@ BaselineSchedules::ExponentialGraph(const std::vector<std::string>& islands)
 {
     Check(islands);
     const std::size_t n = islands.size();
-    if (n == 1)
+    if (n <= 2)
     {
         Schedule s = AllReduce(islands);
         s.SetName("exp-graph");
@@ -69,21 +69,54 @@ BaselineSchedules::ExponentialGraph(const std::vector<std::string>& islands)
     std::vector<ScheduleRound> rounds;
     for (std::size_t hop = 1; hop < n; hop *= 2)
     {
-        ScheduleRound round;
-        std::vector<bool> paired(n, false);
+        // clique[i]: index of island i's clique in this round, -1 while unpaired.
+        std::vector<int> clique(n, -1);
+        std::vector<std::vector<std::size_t>> cliques;
         for (std::size_t i = 0; i < n; ++i)
         {
             std::size_t j = (i + hop) % n;
-            if (!paired[i] && !paired[j] && i != j)
+            if (clique[i] < 0 && clique[j] < 0 && i != j)
             {
-                paired[i] = paired[j] = true;
-                round.cliques.push_back({islands[i], islands[j]});
+                clique[i] = clique[j] = static_cast<int>(cliques.size());
+                cliques.push_back({i, j});
             }
+        }
+        std::vector<std::size_t> left;
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            if (clique[i] < 0)
+            {
+                left.push_back(i);
+            }
+        }
+        for (std::size_t k = 0; k + 1 < left.size(); k += 2)
+        {
+            clique[left[k]] = clique[left[k + 1]] = static_cast<int>(cliques.size());
+            cliques.push_back({left[k], left[k + 1]});
+        }
+        if (left.size() % 2 == 1)
+        {
+            std::size_t odd = left.back();
+            int joins = clique[(odd + hop) % n];
+            cliques[joins].push_back(odd);
+            clique[odd] = joins;
+        }
+        ScheduleRound round;
+        for (auto& c : cliques)
+        {
+            std::sort(c.begin(), c.end());
+            Clique names;
+            for (std::size_t i : c)
+            {
+                names.push_back(islands[i]);
+            }
+            round.cliques.push_back(names);
         }
         rounds.push_back(round);
     }
     return Schedule("exp-graph", rounds,
-                    "Baseline: one-peer exponential graph, round k pairs i with i+2^k.");
+                    "Baseline: one-peer exponential graph, round k pairs i with i+2^k; every "
+                    "island in a clique every round.");
 }
 
 Schedule
@@ -127,29 +160,33 @@ BaselineSchedules::Grid(const std::vector<std::string>& islands)
 }
 
 Schedule
-BaselineSchedules::Star(const std::vector<std::string>& islands, const std::string& server)
+BaselineSchedules::Collective(const std::vector<std::string>& islands, ExchangePattern pattern)
 {
     Check(islands);
-    if (std::find(islands.begin(), islands.end(), server) == islands.end())
+    std::string name = PatternName(pattern);
+    std::string what = "pattern " + name;
+    switch (pattern)
     {
-        throw std::invalid_argument("baseline schedule: server '" + server +
-                                    "' is not one of the islands");
+    case ExchangePattern::RING:
+        name = "ring-allreduce";
+        what = "pipelined ring all-reduce (reduce-scatter then all-gather)";
+        break;
+    case ExchangePattern::TREE:
+        name = "tree-allreduce";
+        what = "double-binary-tree all-reduce";
+        break;
+    case ExchangePattern::PARAMETER_SERVER:
+        name = "parameter-server";
+        what = "parameter server (push to one city, which averages and sends back)";
+        break;
+    case ExchangePattern::ALL_TO_ALL:
+        what = "every island sends its model to every other";
+        break;
+    default:
+        break;
     }
-    std::vector<ScheduleRound> rounds;
-    for (const std::string& c : islands)
-    {
-        if (c != server)
-        {
-            rounds.push_back(ScheduleRound{{{server, c}}});
-        }
-    }
-    if (rounds.empty())
-    {
-        rounds.push_back(ScheduleRound{{{server}}});
-    }
-    return Schedule("star-" + server, rounds,
-                    "Baseline: parameter server " + server +
-                        " averages with one other island per round, in turn.");
+    ScheduleRound round{{islands}, {pattern}};
+    return Schedule(name, {round}, "Baseline: all islands in one clique every round, " + what + ".");
 }
 
 Schedule
@@ -166,18 +203,32 @@ BaselineSchedules::DiLoCo(const std::vector<std::string>& islands, std::size_t h
         alone.cliques.push_back({c});
     }
     std::vector<ScheduleRound> rounds(h - 1, alone);
-    rounds.push_back(ScheduleRound{{islands}});
+    rounds.push_back(ScheduleRound{{islands}, {}});
     return Schedule("diloco-" + std::to_string(h), rounds,
                     "Baseline: DiLoCo-style global all-reduce every " + std::to_string(h) +
                         " local steps (one step per round).");
 }
 
-std::vector<Schedule>
-BaselineSchedules::All(const std::vector<std::string>& islands, const std::string& server,
-                       std::size_t h)
+std::vector<Baseline>
+BaselineSchedules::All(const std::vector<std::string>& islands, std::size_t h,
+                       const DiLoCoOuter& outer)
 {
-    return {AllReduce(islands), Ring(islands),         ExponentialGraph(islands),
-            Grid(islands),      Star(islands, server), DiLoCo(islands, h)};
+    std::vector<Baseline> out;
+    for (ExchangePattern p : {ExchangePattern::RING,
+                              ExchangePattern::TREE,
+                              ExchangePattern::PARAMETER_SERVER,
+                              ExchangePattern::ALL_TO_ALL})
+    {
+        out.push_back(Baseline{Collective(islands, p), {}});
+    }
+    out.push_back(Baseline{Grid(islands), {}});
+    out.push_back(Baseline{ExponentialGraph(islands), {}});
+    out.push_back(Baseline{DiLoCo(islands, h),
+                           {{"outer_learning_rate", outer.learningRate},
+                            {"outer_momentum", outer.momentum},
+                            {"nesterov", 1.0},
+                            {"local_steps", static_cast<double>(h)}}});
+    return out;
 }
 
 std::vector<std::string>
@@ -211,33 +262,6 @@ BaselineSchedules::NearestNeighbourOrder(const RoutePlanner& routes,
         order.push_back(islands[pick]);
     }
     return order;
-}
-
-std::string
-BaselineSchedules::CentralIsland(const RoutePlanner& routes,
-                                 const std::vector<std::string>& islands)
-{
-    Check(islands);
-    const NetworkGraph& g = routes.Graph();
-    std::string best = islands[0];
-    double bestMax = std::numeric_limits<double>::infinity();
-    for (const std::string& a : islands)
-    {
-        double worst = 0;
-        for (const std::string& b : islands)
-        {
-            if (a != b)
-            {
-                worst = std::max(worst, routes.PathLatency(g.IslandNode(a), g.IslandNode(b)));
-            }
-        }
-        if (worst < bestMax)
-        {
-            bestMax = worst;
-            best = a;
-        }
-    }
-    return best;
 }
 
 } // namespace ns3

@@ -276,6 +276,38 @@ ConsensusMetric::Mixing(const std::vector<IndexRound>& rounds) const
     return s;
 }
 
+std::size_t
+ConsensusMetric::RoundsToTarget(const std::vector<IndexRound>& rounds, std::size_t cap) const
+{
+    if (rounds.empty())
+    {
+        throw std::invalid_argument("consensus metric: a schedule needs at least one round");
+    }
+    for (const auto& r : rounds)
+    {
+        Check(r);
+    }
+    if (m_n == 1)
+    {
+        return 0;
+    }
+    const double n = static_cast<double>(m_n);
+    // D_k^T as in Mixing; ||D||_F / sqrt(n-1) <= ||D||_2 <= ||D||_F screens most rounds.
+    Eigen::MatrixXd d = Eigen::MatrixXd::Identity(m_n, m_n);
+    d.array() -= 1.0 / n;
+    const double screen = m_target * std::sqrt(n - 1);
+    for (std::size_t k = 1; k <= std::min(cap, m_maxRounds); ++k)
+    {
+        ApplyColumns(rounds[(k - 1) % rounds.size()], d);
+        double frob = d.norm();
+        if (frob <= m_target || (frob <= screen && TwoNorm(d) <= m_target))
+        {
+            return k;
+        }
+    }
+    return ConsensusScore::kNever;
+}
+
 ConsensusScore
 ConsensusMetric::WithTimes(ConsensusScore s, const std::vector<double>& roundTimes)
 {

@@ -87,6 +87,12 @@ class ConsensusMetric
      * than maxRounds rounds.
      */
     ConsensusScore Mixing(const std::vector<IndexRound>& rounds) const;
+    /**
+     * The first round k <= \p cap at which the worst-case error of the periodic \p rounds is
+     * at most the target, or ConsensusScore::kNever; cheaper than Mixing when the cap is
+     * small (no period norm).
+     */
+    std::size_t RoundsToTarget(const std::vector<IndexRound>& rounds, std::size_t cap) const;
     /// Complete \p mixing with the period's round times (one per round).
     static ConsensusScore WithTimes(ConsensusScore mixing, const std::vector<double>& roundTimes);
     /// Mixing then WithTimes.

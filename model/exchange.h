@@ -12,8 +12,11 @@
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -122,8 +125,32 @@ class Exchange : public Object
     virtual ExchangeResult TakeResult() = 0;
     /// Stop sending (the application stops).
     virtual void Abort();
+    /**
+     * The transport handed \p bytes payload bytes of this island's message \p tag of this
+     * round to the network (\p retransmission: bytes sent again). Drives the send queues of
+     * Enqueue(); TrainingIsland forwards its transports' sent callbacks here.
+     */
+    void NotifySent(uint16_t tag, uint64_t bytes, bool retransmission);
 
     bool IsComplete() const;
+
+    /// Where a piece of the model lies: its payload bytes and the values it carries.
+    struct Piece
+    {
+        uint64_t bytes = 0;      ///< Payload bytes of its message (at least 1).
+        uint64_t valueStart = 0; ///< First value index (into the model's values).
+        uint64_t valueCount = 0; ///< Values it carries.
+    };
+
+    /**
+     * Cut \p bytes payload bytes carrying values [\p valueStart, \p valueStart + \p values) into
+     * \p n pieces as even as possible (ChunkBytes / ChunkStart). A piece is never empty and
+     * always has room for its values in segments of \p segmentSize (floor(segmentSize / 8)
+     * doubles each): where the even share is smaller, the piece grows to that room (only when
+     * the values fill nearly the whole model).
+     */
+    static std::vector<Piece> Split(uint64_t bytes, uint64_t valueStart, uint64_t values,
+                                    uint32_t n, uint32_t segmentSize);
 
   protected:
     void DoDispose() override;
@@ -144,11 +171,42 @@ class Exchange : public Object
     /// Remember a message sent through \p transport (Abort cancels it).
     void Track(Ptr<IslandTransport> transport, uint64_t handle);
 
+    /**
+     * Send a unicast message (tag unique within the island's round) to island \p to through
+     * send queue \p lane of that destination: a queue's messages leave one after the other, the
+     * next as soon as every new byte of the previous one has been handed to the network (as
+     * through a socket's send buffer). Chunks of a pipeline thus follow each other on a link
+     * instead of sharing it and all finishing at the end; different lanes (e.g. a tree's
+     * reduction and another tree's broadcast to the same neighbour) run side by side.
+     */
+    void Enqueue(uint32_t to, uint32_t lane, uint16_t tag, uint64_t bytes, MessageValues values);
+    /// A copy of \p count values of \p source from \p offset, as a message's values.
+    static MessageValues Snapshot(const std::vector<double>& source, uint64_t offset,
+                                  uint64_t count);
+    /// Index of this island in \p members; aborts naming the round if it is not a member.
+    uint32_t MemberIndex(const std::vector<uint32_t>& members) const;
+
     ExchangeContext m_ctx;
     std::vector<std::pair<Ptr<IslandTransport>, uint64_t>> m_sent; ///< Messages sent.
 
   private:
+    /// A message waiting in a send queue.
+    struct Queued
+    {
+        uint16_t tag;
+        uint64_t bytes;
+        MessageValues values;
+    };
+
+    /// Send the head of every idle queue (re-entrant calls from the transport only mark).
+    void Pump();
+
     bool m_complete = false;
+    std::map<std::pair<uint32_t, uint32_t>, std::deque<Queued>> m_queues; ///< (to, lane)
+    std::set<std::pair<uint32_t, uint32_t>> m_busy; ///< Queues with a message being handed over
+    /// tag -> (queue, new bytes not yet handed to the network).
+    std::map<uint16_t, std::pair<std::pair<uint32_t, uint32_t>, uint64_t>> m_handing;
+    bool m_pumping = false;
 };
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/socket.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
@@ -147,6 +148,12 @@ FpgaAggregator::GetContributions() const
 }
 
 uint64_t
+FpgaAggregator::GetEcnEchoes() const
+{
+    return m_ecnEchoes;
+}
+
+uint64_t
 FpgaAggregator::GetResults() const
 {
     return m_results;
@@ -173,7 +180,12 @@ FpgaAggregator::StartApplication()
         NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
                         "FpgaAggregator: cannot bind port " << m_port);
         m_socket->SetRecvCallback(MakeCallback(&FpgaAggregator::HandleRead, this));
+        m_socket->SetIpRecvTos(true);
+        // Sums are ECN-capable (ECT(0)): a marking queue on their way marks them instead of
+        // dropping them, and the members' congestion control hears of it.
+        m_socket->SetIpTos(0x02);
         m_multicast.SetNode(GetNode());
+        m_multicast.SetIpTos(0x02);
     }
 }
 
@@ -196,6 +208,8 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
     Address from;
     while ((packet = socket->RecvFrom(from)))
     {
+        SocketIpTosTag tos;
+        bool ce = packet->RemovePacketTag(tos) && (tos.GetTos() & 0x03) == 0x03;
         if (m_failed || packet->GetSize() < IslandHeader::SERIALIZED_SIZE)
         {
             continue;
@@ -269,6 +283,11 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             qit = m_queues.emplace(key, st).first;
         }
         QueueState& st = qit->second;
+        if (ce)
+        {
+            // Echoed on the slot's sum: every member's congestion window hears of it (ATP).
+            st.marked.insert(h.seq);
+        }
         if (h.seq + 1 == h.count)
         {
             st.lastPayloadBytes = packet->GetSize(); // a model's last segment may be partial
@@ -492,6 +511,11 @@ FpgaAggregator::EmitResult(uint32_t round,
     h.flags = (sum.empty() ? 0 : IslandHeader::FLAG_VALUES) |
               (st.queue->Overflowed(seq) ? IslandHeader::FLAG_OVERFLOW : 0) |
               (resend ? IslandHeader::FLAG_RETRANSMISSION : 0);
+    if (st.marked.erase(seq) > 0)
+    {
+        h.flags |= IslandHeader::FLAG_ECN_ECHO;
+        ++m_ecnEchoes;
+    }
     h.island = static_cast<uint16_t>(root ? ServiceTag(c) : m_tag);
     h.origin = static_cast<uint16_t>(m_tag);
     h.extra = clique;

@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -108,6 +109,8 @@ class FpgaAggregator : public Application
     uint64_t GetResults() const;
     /// Partial sums sent to a parent FPGA (aggregation trees).
     uint64_t GetPartials() const;
+    /// Sums sent with an ECN echo (a contribution of their slot arrived marked CE).
+    uint64_t GetEcnEchoes() const;
     /// Statistics of every (round, clique) served so far.
     std::vector<AggregationStats> GetStats() const;
 
@@ -137,6 +140,7 @@ class FpgaAggregator : public Application
         uint64_t timeouts = 0;
         uint64_t resent = 0;
         std::map<uint64_t, Time> asked; ///< (segment, input) -> last early resend request
+        std::set<uint32_t> marked; ///< Segments with a contribution that arrived marked CE.
     };
 
     static uint64_t Key(uint32_t round, uint16_t clique);
@@ -176,6 +180,7 @@ class FpgaAggregator : public Application
     Time m_busy;
     uint64_t m_contributions = 0;
     uint64_t m_results = 0;
+    uint64_t m_ecnEchoes = 0;
 
     TracedCallback<uint32_t, uint16_t, uint32_t, Time> m_slotCompleted;
     TracedCallback<uint32_t, uint16_t, uint32_t, uint32_t> m_timeoutTrace;

@@ -10,6 +10,27 @@
 namespace ns3
 {
 
+std::string
+AggregationDesignName(AggregationDesign design)
+{
+    return design == AggregationDesign::TREE ? "tree" : "single";
+}
+
+AggregationDesign
+ParseAggregationDesign(const std::string& name)
+{
+    if (name == "tree")
+    {
+        return AggregationDesign::TREE;
+    }
+    if (name == "single")
+    {
+        return AggregationDesign::SINGLE;
+    }
+    throw std::invalid_argument("aggregation design '" + name +
+                                "' is unknown (expected tree or single)");
+}
+
 ExchangePattern
 NetworkCapabilities::RichestPattern() const
 {
@@ -23,6 +44,11 @@ NetworkCapabilities::RichestPattern() const
 bool
 NetworkCapabilities::Allows(ExchangePattern pattern) const
 {
+    if (!patterns.empty() &&
+        std::find(patterns.begin(), patterns.end(), pattern) == patterns.end())
+    {
+        return false;
+    }
     switch (pattern)
     {
     case ExchangePattern::MULTICAST:
@@ -48,6 +74,82 @@ NetworkCapabilities::AllowedPatterns() const
     return out;
 }
 
+std::vector<std::vector<ExchangePattern>>
+NetworkCapabilities::PatternLevels() const
+{
+    std::vector<std::vector<ExchangePattern>> levels;
+    std::vector<ExchangePattern> level;
+    for (int l = 0; l < 3; ++l)
+    {
+        if ((l == 1 && !multicast) || (l == 2 && !(multicast && aggregation)))
+        {
+            break;
+        }
+        for (ExchangePattern p : AllPatterns())
+        {
+            bool inLevel = l == 0   ? IsUnicastPattern(p)
+                           : l == 1 ? p == ExchangePattern::MULTICAST
+                                    : p == ExchangePattern::AGGREGATION;
+            if (inLevel && Allows(p))
+            {
+                level.push_back(p);
+            }
+        }
+        if (!level.empty() && (levels.empty() || levels.back() != level))
+        {
+            levels.push_back(level);
+        }
+    }
+    return levels;
+}
+
+void
+NetworkCapabilities::SetPatterns(const std::string& list)
+{
+    std::vector<ExchangePattern> out;
+    std::size_t pos = 0;
+    while (pos <= list.size())
+    {
+        std::size_t comma = list.find(',', pos);
+        std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos
+                                                                        : comma - pos);
+        pos = comma == std::string::npos ? list.size() + 1 : comma + 1;
+        if (item.empty())
+        {
+            continue;
+        }
+        ExchangePattern p = ParsePattern(item);
+        NetworkCapabilities unrestricted = *this;
+        unrestricted.patterns.clear();
+        if (!unrestricted.Allows(p))
+        {
+            throw std::invalid_argument("patterns: " + PatternName(p) +
+                                        " is not allowed by the capability set " + SetName());
+        }
+        if (std::find(out.begin(), out.end(), p) == out.end())
+        {
+            out.push_back(p);
+        }
+    }
+    if (out.empty())
+    {
+        throw std::invalid_argument("patterns: empty list");
+    }
+    patterns = out;
+}
+
+void
+NetworkCapabilities::SetAggregationDesign(const std::string& name)
+{
+    aggregationDesign = ParseAggregationDesign(name);
+}
+
+double
+NetworkCapabilities::PoolSlots() const
+{
+    return slotBytes == 0 ? 0 : std::floor(fpgaMemoryBytes / slotBytes);
+}
+
 NetworkCapabilities
 NetworkCapabilities::ForPattern(ExchangePattern pattern)
 {
@@ -60,6 +162,11 @@ NetworkCapabilities::ForPattern(ExchangePattern pattern)
 void
 NetworkCapabilities::SetSwitches(const std::string& list)
 {
+    if (list.empty())
+    {
+        throw std::invalid_argument("capabilities: empty list (expected unicast, "
+                                    "unicast,multicast or unicast,multicast,aggregation)");
+    }
     bool m = false;
     bool a = false;
     std::size_t pos = 0;
@@ -120,8 +227,8 @@ NetworkCapabilities::HasFpga(const std::string& device) const
 uint32_t
 NetworkCapabilities::SlotsPerClique(uint32_t cliques) const
 {
-    uint64_t fit = fpgaMemoryBytes / slotBytes / std::max<uint32_t>(cliques, 1);
-    return static_cast<uint32_t>(std::min<uint64_t>(aggregationSlots, fit));
+    double fit = std::floor(PoolSlots() / std::max<uint32_t>(cliques, 1));
+    return static_cast<uint32_t>(std::min<double>(aggregationSlots, fit));
 }
 
 void
@@ -149,13 +256,6 @@ NetworkCapabilities::Validate() const
         throw std::invalid_argument(
             "capabilities: slot size must be a positive multiple of 4 bytes (int32 values)");
     }
-    if (fpgaMemoryBytes < slotBytes)
-    {
-        throw std::invalid_argument("capabilities: FPGA memory (" +
-                                    std::to_string(fpgaMemoryBytes) +
-                                    " bytes) holds not even one slot of " +
-                                    std::to_string(slotBytes) + " bytes");
-    }
     if (!(aggregationTimeoutS > 0))
     {
         throw std::invalid_argument("capabilities: aggregation timeout must be greater than zero");
@@ -163,6 +263,25 @@ NetworkCapabilities::Validate() const
     if (aggregation && !fpgaOnAllDevices && fpgaDevices.empty())
     {
         throw std::invalid_argument("capabilities: aggregation is on but no device has an FPGA");
+    }
+    if (!(fpgaMemoryBytes >= slotBytes) || !std::isfinite(fpgaMemoryBytes))
+    {
+        throw std::invalid_argument(
+            "capabilities: FPGA memory must hold at least one aggregation slot");
+    }
+    if (!(treeChunkBytes >= 1) || !std::isfinite(treeChunkBytes))
+    {
+        throw std::invalid_argument("capabilities: tree chunk must be at least 1 byte");
+    }
+    NetworkCapabilities unrestricted = *this;
+    unrestricted.patterns.clear();
+    for (ExchangePattern p : patterns)
+    {
+        if (!unrestricted.Allows(p))
+        {
+            throw std::invalid_argument("capabilities: pattern " + PatternName(p) +
+                                        " is not allowed by the set " + SetName());
+        }
     }
 }
 

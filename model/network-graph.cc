@@ -6,54 +6,275 @@
 #include "input-error.h"
 
 #include <cmath>
+#include <iostream>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 
 namespace ns3
 {
 
+namespace
+{
+
+/// Print \p message on stderr once per process (graphs are often rebuilt from one topology).
+void
+WarnOnce(const std::string& message)
+{
+    static std::mutex mutex;
+    static std::set<std::string> said;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (said.insert(message).second)
+    {
+        std::cerr << "warning: " << message << std::endl;
+    }
+}
+
+void
+RequireRate(double value, const std::string& name)
+{
+    if (!(value >= 0) || !std::isfinite(value))
+    {
+        throw std::invalid_argument("network graph options: " + name +
+                                    " must be a finite rate >= 0 bit/s (0: default)");
+    }
+}
+
+void
+RequireLatency(double value, const std::string& name)
+{
+    if (!(value > 0) || !std::isfinite(value))
+    {
+        throw std::invalid_argument("network graph options: " + name +
+                                    " must be a finite latency > 0 s");
+    }
+}
+
+} // namespace
+
+void
+RoutingOptions::Validate() const
+{
+    if (!(hopCostS >= 0) || !std::isfinite(hopCostS))
+    {
+        throw std::invalid_argument("routing options: hopCost must be a finite time >= 0 s");
+    }
+    if (!(capacityCostBits >= 0) || !std::isfinite(capacityCostBits))
+    {
+        throw std::invalid_argument(
+            "routing options: capacityCost must be a finite number of bits >= 0");
+    }
+}
+
+RoutingMetric
+RoutingOptions::ParseMetric(const std::string& text)
+{
+    for (RoutingMetric m :
+         {RoutingMetric::LATENCY, RoutingMetric::LATENCY_HOPS, RoutingMetric::LATENCY_CAPACITY})
+    {
+        if (text == MetricName(m))
+        {
+            return m;
+        }
+    }
+    throw std::invalid_argument("routingMetric: '" + text +
+                                "' is not one of latency, latency+hops, latency+capacity");
+}
+
+std::string
+RoutingOptions::MetricName(RoutingMetric metric)
+{
+    switch (metric)
+    {
+    case RoutingMetric::LATENCY:
+        return "latency";
+    case RoutingMetric::LATENCY_HOPS:
+        return "latency+hops";
+    case RoutingMetric::LATENCY_CAPACITY:
+        return "latency+capacity";
+    }
+    return "?";
+}
+
+void
+NetworkGraphOptions::Validate() const
+{
+    RequireRate(accessRateBps, "accessRate");
+    RequireRate(metroRateBps, "metroRate");
+    RequireRate(privateRateBps, "privateRate");
+    RequireRate(publicRateBps, "publicRate");
+    RequireLatency(accessLatencyS, "accessLatency");
+    RequireLatency(metroLatencyS, "metroLatency");
+    RequireRate(exchangeRateBps, "exchangeRate");
+    RequireLatency(exchangeLatencyS, "exchangeLatency");
+    RequireLatency(uplinkLatencyS, "uplinkLatency");
+    routing.Validate();
+}
+
 NetworkGraph
 NetworkGraph::FromTopology(const Topology& topology, const NetworkGraphOptions& options)
 {
-    if (options.accessRateBps < 0 || options.privateRateBps < 0 || options.publicRateBps < 0)
+    options.Validate();
+    // Link latencies, raised to the fibre bound where asked.
+    std::vector<double> latency;
+    for (const auto& l : topology.Links())
     {
-        throw std::invalid_argument("network graph options: rates must not be negative");
+        latency.push_back(l.latencyS);
     }
-    if (!(options.accessLatencyS > 0))
+    std::vector<LatencyFinding> findings;
+    if (options.latencyCheck != LatencyCheckMode::OFF)
     {
-        throw std::invalid_argument("network graph options: access latency must be positive");
+        findings = TopologyLatencyCheck::Find(topology);
+        for (const auto& f : findings)
+        {
+            if (options.latencyCheck == LatencyCheckMode::FIX)
+            {
+                latency[f.link] = f.boundS;
+                WarnOnce(f.Describe() + "; raised to the bound (latencyCheck=fix)");
+            }
+            else
+            {
+                WarnOnce(f.Describe() + " (latencyCheck=warn keeps it; fix raises it)");
+            }
+        }
     }
+
     NetworkGraph g;
-    for (const auto& c : topology.Cities())
-    {
-        g.AddNode(GraphNode{c.code, NodeKind::ISLAND, c.code});
-    }
-    for (const auto& d : topology.Devices())
-    {
-        if (topology.FindCity(d.name))
+    g.m_routing = options.routing;
+    g.m_latencyFindings = findings;
+    const auto& cities = topology.Cities();
+    const auto& links = topology.Links();
+    const uint32_t nc = static_cast<uint32_t>(cities.size());
+    auto name = [&](const std::string& n) {
+        if (topology.FindCity(n) || g.m_byName.count(n))
         {
             throw InputError(topology.GetSource(),
                              0,
                              "device",
-                             "device '" + d.name + "' has the same name as a city");
+                             "'" + n + "' names a city, a device or a metro, exchange or "
+                                       "internet node twice");
         }
-        uint32_t node = g.AddNode(GraphNode{d.name, NodeKind::DEVICE, d.city});
-        double rate = options.accessRateBps > 0 ? options.accessRateBps : d.edgeCapacityBps;
-        g.AddEdge(GraphEdge{g.IslandNode(d.city), node, options.accessLatencyS, rate,
-                            EdgeKind::ACCESS});
-    }
-    for (const auto& l : topology.Links())
+        return n;
+    };
+    auto deviceRate = [&](const Device& d, double override) {
+        return override > 0 ? override : d.edgeCapacityBps;
+    };
+    auto linkRate = [&](const TopologyLink& l) {
+        double override =
+            l.kind == LinkKind::PRIVATE ? options.privateRateBps : options.publicRateBps;
+        return override > 0 ? override : l.capacityBps;
+    };
+
+    // Nodes: islands, metro nodes, devices, exchange nodes, internet nodes.
+    for (const auto& c : cities)
     {
-        if (l.kind == LinkKind::PUBLIC && !options.includePublic)
+        g.AddNode(GraphNode{c.code, NodeKind::ISLAND, c.code});
+    }
+    for (const auto& c : cities)
+    {
+        g.AddNode(GraphNode{name(c.code + "-metro"), NodeKind::METRO, c.code});
+    }
+    std::vector<uint32_t> deviceNodes;
+    std::vector<double> metroCapacity(nc, 0.0);
+    for (const auto& d : topology.Devices())
+    {
+        deviceNodes.push_back(g.AddNode(GraphNode{name(d.name), NodeKind::DEVICE, d.city}));
+        metroCapacity[topology.CityIndex(d.city)] += deviceRate(d, options.metroRateBps);
+    }
+    std::vector<int64_t> exchangeNode(nc, -1);
+    for (uint32_t i = 0; i < nc && options.exchange; ++i)
+    {
+        if (topology.DevicesIn(cities[i].code).size() >= 2)
         {
-            continue;
+            exchangeNode[i] = g.AddNode(
+                GraphNode{name(cities[i].code + "-exchange"), NodeKind::EXCHANGE, cities[i].code});
         }
-        bool priv = l.kind == LinkKind::PRIVATE;
-        double override = priv ? options.privateRateBps : options.publicRateBps;
-        g.AddEdge(GraphEdge{g.NodeByName(l.a),
-                            g.NodeByName(l.b),
-                            l.latencyS,
-                            override > 0 ? override : l.capacityBps,
-                            priv ? EdgeKind::PRIVATE : EdgeKind::PUBLIC});
+    }
+    std::vector<double> publicCapacity(nc, 0.0);
+    for (const auto& l : links)
+    {
+        if (l.kind == LinkKind::PUBLIC && options.includePublic)
+        {
+            publicCapacity[topology.CityIndex(l.a)] += linkRate(l);
+            publicCapacity[topology.CityIndex(l.b)] += linkRate(l);
+        }
+    }
+    std::vector<int64_t> internetNode(nc, -1);
+    for (uint32_t i = 0; i < nc; ++i)
+    {
+        if (publicCapacity[i] > 0)
+        {
+            internetNode[i] = g.AddNode(
+                GraphNode{name(cities[i].code + "-internet"), NodeKind::INTERNET, cities[i].code});
+        }
+    }
+
+    // Edges: access, metro, private, exchange, uplink, public (this order breaks routing ties).
+    for (uint32_t i = 0; i < nc; ++i)
+    {
+        double rate = options.accessRateBps > 0 ? options.accessRateBps
+                                                : metroCapacity[i] + publicCapacity[i];
+        if (rate > 0) // else the city has nothing beyond its island: the island stays alone
+        {
+            g.AddEdge(GraphEdge{i, nc + i, options.accessLatencyS, rate, EdgeKind::ACCESS});
+        }
+    }
+    for (std::size_t k = 0; k < deviceNodes.size(); ++k)
+    {
+        const Device& d = topology.Devices()[k];
+        g.AddEdge(GraphEdge{deviceNodes[k],
+                            nc + static_cast<uint32_t>(topology.CityIndex(d.city)),
+                            options.metroLatencyS,
+                            deviceRate(d, options.metroRateBps),
+                            EdgeKind::METRO});
+    }
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        const TopologyLink& l = links[i];
+        if (l.kind == LinkKind::PRIVATE)
+        {
+            g.AddEdge(GraphEdge{g.NodeByName(l.a),
+                                g.NodeByName(l.b),
+                                latency[i],
+                                linkRate(l),
+                                EdgeKind::PRIVATE});
+        }
+    }
+    for (std::size_t k = 0; k < deviceNodes.size(); ++k)
+    {
+        const Device& d = topology.Devices()[k];
+        int64_t x = exchangeNode[topology.CityIndex(d.city)];
+        if (x >= 0)
+        {
+            g.AddEdge(GraphEdge{deviceNodes[k],
+                                static_cast<uint32_t>(x),
+                                options.exchangeLatencyS,
+                                deviceRate(d, options.exchangeRateBps),
+                                EdgeKind::EXCHANGE});
+        }
+    }
+    for (uint32_t i = 0; i < nc; ++i)
+    {
+        if (internetNode[i] >= 0)
+        {
+            g.AddEdge(GraphEdge{nc + i,
+                                static_cast<uint32_t>(internetNode[i]),
+                                options.uplinkLatencyS,
+                                publicCapacity[i],
+                                EdgeKind::UPLINK});
+        }
+    }
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        const TopologyLink& l = links[i];
+        if (l.kind == LinkKind::PUBLIC && options.includePublic)
+        {
+            g.AddEdge(GraphEdge{static_cast<uint32_t>(internetNode[topology.CityIndex(l.a)]),
+                                static_cast<uint32_t>(internetNode[topology.CityIndex(l.b)]),
+                                latency[i],
+                                linkRate(l),
+                                EdgeKind::PUBLIC});
+        }
     }
     return g;
 }
@@ -65,17 +286,15 @@ NetworkGraph::AddNode(const GraphNode& node)
     {
         if (m_islands != m_nodes.size())
         {
-            throw std::invalid_argument("island nodes must be added before device nodes");
+            throw std::invalid_argument("island nodes must be added before any other node");
         }
         ++m_islands;
     }
-    for (const auto& n : m_nodes)
+    if (m_byName.count(node.name))
     {
-        if (n.name == node.name)
-        {
-            throw std::invalid_argument("duplicate graph node '" + node.name + "'");
-        }
+        throw std::invalid_argument("duplicate graph node '" + node.name + "'");
     }
+    m_byName.emplace(node.name, static_cast<uint32_t>(m_nodes.size()));
     m_nodes.push_back(node);
     return static_cast<uint32_t>(m_nodes.size() - 1);
 }
@@ -132,12 +351,10 @@ NetworkGraph::IslandCount() const
 uint32_t
 NetworkGraph::IslandNode(const std::string& city) const
 {
-    for (std::size_t i = 0; i < m_islands; ++i)
+    auto it = m_byName.find(city);
+    if (it != m_byName.end() && it->second < m_islands)
     {
-        if (m_nodes[i].name == city)
-        {
-            return static_cast<uint32_t>(i);
-        }
+        return it->second;
     }
     throw InputError("network graph", 0, "city", "no island for city '" + city + "'");
 }
@@ -156,14 +373,51 @@ NetworkGraph::IslandCities() const
 uint32_t
 NetworkGraph::NodeByName(const std::string& name) const
 {
-    for (std::size_t i = 0; i < m_nodes.size(); ++i)
+    auto it = m_byName.find(name);
+    if (it == m_byName.end())
     {
-        if (m_nodes[i].name == name)
+        throw std::out_of_range("no graph node named '" + name + "'");
+    }
+    return it->second;
+}
+
+int64_t
+NetworkGraph::MetroNode(const std::string& city) const
+{
+    return NodeOfCity(city, NodeKind::METRO);
+}
+
+int64_t
+NetworkGraph::InternetNode(const std::string& city) const
+{
+    return NodeOfCity(city, NodeKind::INTERNET);
+}
+
+int64_t
+NetworkGraph::NodeOfCity(const std::string& city, NodeKind kind) const
+{
+    for (uint32_t n = static_cast<uint32_t>(m_islands); n < m_nodes.size(); ++n)
+    {
+        if (m_nodes[n].kind == kind && m_nodes[n].city == city)
         {
-            return static_cast<uint32_t>(i);
+            return n;
         }
     }
-    throw std::out_of_range("no graph node named '" + name + "'");
+    return -1;
+}
+
+int64_t
+NetworkGraph::IslandOf(uint32_t node) const
+{
+    const std::string& city = m_nodes.at(node).city;
+    for (std::size_t i = 0; i < m_islands; ++i)
+    {
+        if (m_nodes[i].city == city)
+        {
+            return static_cast<int64_t>(i);
+        }
+    }
+    return -1;
 }
 
 int64_t
@@ -191,7 +445,38 @@ std::string
 NetworkGraph::EdgeName(uint32_t edge) const
 {
     const auto& e = m_edges.at(edge);
+    if (e.kind == EdgeKind::PUBLIC)
+    {
+        return m_nodes[e.a].city + "-" + m_nodes[e.b].city;
+    }
     return m_nodes[e.a].name + "-" + m_nodes[e.b].name;
+}
+
+int64_t
+NetworkGraph::FindEdgeByNames(const std::string& a, const std::string& b) const
+{
+    auto ia = m_byName.find(a);
+    auto ib = m_byName.find(b);
+    if (ia == m_byName.end() || ib == m_byName.end())
+    {
+        return -1;
+    }
+    int64_t e = FindEdge(ia->second, ib->second);
+    if (e >= 0)
+    {
+        return e;
+    }
+    int64_t ma = InternetNode(a);
+    int64_t mb = InternetNode(b);
+    if (ia->second < m_islands && ib->second < m_islands && ma >= 0 && mb >= 0)
+    {
+        e = FindEdge(static_cast<uint32_t>(ma), static_cast<uint32_t>(mb));
+        if (e >= 0 && m_edges[e].kind == EdgeKind::PUBLIC)
+        {
+            return e;
+        }
+    }
+    return -1;
 }
 
 void
@@ -248,8 +533,52 @@ NetworkGraph::KindName(EdgeKind kind)
         return "public";
     case EdgeKind::ACCESS:
         return "access";
+    case EdgeKind::METRO:
+        return "metro";
+    case EdgeKind::EXCHANGE:
+        return "exchange";
+    case EdgeKind::UPLINK:
+        return "uplink";
     }
     return "?";
+}
+
+std::string
+NetworkGraph::KindName(NodeKind kind)
+{
+    switch (kind)
+    {
+    case NodeKind::ISLAND:
+        return "island";
+    case NodeKind::DEVICE:
+        return "device";
+    case NodeKind::METRO:
+        return "metro";
+    case NodeKind::EXCHANGE:
+        return "exchange";
+    case NodeKind::INTERNET:
+        return "internet";
+    }
+    return "?";
+}
+
+const RoutingOptions&
+NetworkGraph::Routing() const
+{
+    return m_routing;
+}
+
+void
+NetworkGraph::SetRouting(const RoutingOptions& routing)
+{
+    routing.Validate();
+    m_routing = routing;
+}
+
+const std::vector<LatencyFinding>&
+NetworkGraph::LatencyFindings() const
+{
+    return m_latencyFindings;
 }
 
 } // namespace ns3

@@ -138,6 +138,14 @@ OptionValidator::Choice(const std::vector<std::string>& choices)
 }
 
 OptionValidator
+OptionValidator::TypeChoice(const std::string& typePrefix, const std::vector<std::string>& choices)
+{
+    OptionValidator v = Choice(choices);
+    v.m_typePrefix = typePrefix;
+    return v;
+}
+
+OptionValidator
 OptionValidator::Text()
 {
     return OptionValidator(Kind::TEXT);
@@ -424,6 +432,14 @@ OptionValidator::ParseAttribute(const std::string& what, const std::string& text
         CheckRange(what, text, v);
         return v;
     }
+    if (valueType == "ns3::TypeIdValue" && !m_typePrefix.empty())
+    {
+        std::string t = Trim(text);
+        if (t.rfind(m_typePrefix, 0) == 0)
+        {
+            return Parse(what, t.substr(m_typePrefix.size()));
+        }
+    }
     return Parse(what, text);
 }
 
@@ -437,6 +453,10 @@ OptionValidator::ToAttributeText(const nlohmann::json& value, const std::string&
     if (valueType == "ns3::DataRateValue")
     {
         return std::to_string(static_cast<uint64_t>(std::llround(value.get<double>()))) + "bps";
+    }
+    if (valueType == "ns3::TypeIdValue" && !m_typePrefix.empty())
+    {
+        return m_typePrefix + ToText(value);
     }
     return ToText(value);
 }

@@ -67,6 +67,13 @@ class OptionValidator
     static OptionValidator Real(double min, double max, bool maxExcluded = false);
     static OptionValidator Flag();
     static OptionValidator Choice(const std::vector<std::string>& choices);
+    /**
+     * A choice among ns-3 TypeIds named \p typePrefix + choice (e.g. prefix "ns3::Tcp",
+     * choices NewReno, Cubic: ns3::TcpNewReno, ns3::TcpCubic): the option is typed as the
+     * short name, its TypeIdValue attribute holds the full one.
+     */
+    static OptionValidator TypeChoice(const std::string& typePrefix,
+                                      const std::vector<std::string>& choices);
     static OptionValidator Text();
     /// Comma-separated items; with \p allowed non-empty, each item must be one of them.
     static OptionValidator List(const std::vector<std::string>& allowed = {});
@@ -117,6 +124,7 @@ class OptionValidator
     uint64_t m_intMin = 0;
     uint64_t m_intMax = 0;
     std::vector<std::string> m_choices;
+    std::string m_typePrefix; ///< TypeChoice: attribute value = prefix + choice.
 };
 
 } // namespace ns3

@@ -23,6 +23,8 @@ OutgoingTransfer::OutgoingTransfer(uint32_t count, const std::vector<uint32_t>& 
     for (uint32_t r : receivers)
     {
         m_cumulative[r] = 0;
+        m_got[r].assign(count, false);
+        m_known[r] = 0;
     }
 }
 
@@ -50,7 +52,7 @@ OutgoingTransfer::Next(double now, uint32_t& seq, bool& retransmission, bool all
         bool needed = false;
         for (const auto& [r, cum] : m_cumulative)
         {
-            needed = needed || cum <= s;
+            needed = needed || Needs(r, s);
         }
         if (!needed)
         {
@@ -77,7 +79,8 @@ bool
 OutgoingTransfer::OnAck(uint32_t receiver,
                         uint32_t cumulative,
                         const std::vector<Range>& nacks,
-                        double echo)
+                        double echo,
+                        uint32_t known)
 {
     m_lastQueuedHighest = -1;
     auto it = m_cumulative.find(receiver);
@@ -92,12 +95,32 @@ OutgoingTransfer::OnAck(uint32_t receiver,
         it->second = cumulative;
         progress = true;
     }
+    // Selective acks: in [cumulative, known), what is not NACKed has arrived.
+    std::vector<bool>& got = m_got.at(receiver);
+    uint32_t& reported = m_known.at(receiver);
+    known = std::min(std::max(known, cumulative), m_nextNew);
+    reported = std::max(reported, known);
+    std::size_t next = 0;
+    for (uint32_t s = it->second; s < known; ++s)
+    {
+        while (next < nacks.size() &&
+               static_cast<uint64_t>(nacks[next].first) + nacks[next].second <= s)
+        {
+            ++next;
+        }
+        bool nacked = next < nacks.size() && nacks[next].first <= s;
+        if (!nacked && !got[s])
+        {
+            got[s] = true;
+            progress = true;
+        }
+    }
     for (const auto& [first, length] : nacks)
     {
         uint64_t end = std::min<uint64_t>(static_cast<uint64_t>(first) + length, m_nextNew);
         for (uint64_t s = std::max(first, it->second); s < end; ++s)
         {
-            if (!m_queued[s] && m_lastSent[s] < echo)
+            if (!m_queued[s] && !got[s] && m_lastSent[s] < echo)
             {
                 m_queued[s] = true;
                 m_retransmit.push_back(static_cast<uint32_t>(s));
@@ -106,6 +129,46 @@ OutgoingTransfer::OnAck(uint32_t receiver,
         }
     }
     return progress;
+}
+
+bool
+OutgoingTransfer::Needs(uint32_t receiver, uint32_t seq) const
+{
+    return m_cumulative.at(receiver) <= seq && !m_got.at(receiver)[seq];
+}
+
+uint32_t
+OutgoingTransfer::QueueKnownLost(double sentBefore)
+{
+    m_lastQueuedHighest = -1;
+    uint32_t queued = 0;
+    for (const auto& [r, cum] : m_cumulative)
+    {
+        for (uint32_t s = cum; s < std::min(m_known.at(r), m_nextNew); ++s)
+        {
+            if (!m_queued[s] && Needs(r, s) && m_lastSent[s] < sentBefore)
+            {
+                m_queued[s] = true;
+                m_retransmit.push_back(s);
+                m_lastQueuedHighest = std::max<int64_t>(m_lastQueuedHighest, s);
+                ++queued;
+            }
+        }
+    }
+    return queued;
+}
+
+bool
+OutgoingTransfer::HasUnreported() const
+{
+    for (const auto& [r, cum] : m_cumulative)
+    {
+        if (cum < m_count && m_known.at(r) < m_nextNew)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 bool

@@ -39,11 +39,22 @@ class OutgoingTransfer
     /// The next segment never sent (Count() when all were sent).
     uint32_t NextNew() const;
     /// Process an ack from \p receiver, sent on receipt of a packet sent at \p echo: NACKed
-    /// segments last sent before \p echo are queued again. Returns true if it made progress.
+    /// segments last sent before \p echo are queued again. \p known: the ack describes
+    /// segments [cumulative, known) completely (every one it does not NACK has arrived: a
+    /// selective ack); 0: nothing beyond the cumulative ack. Returns true if it made
+    /// progress (the cumulative ack advanced or segments newly known to have arrived).
     bool OnAck(uint32_t receiver,
                uint32_t cumulative,
                const std::vector<Range>& nacks,
-               double echo);
+               double echo,
+               uint32_t known = 0);
+    /// Timeout recovery: queues every segment some receiver is known to miss (NACKed, not
+    /// selectively acked since) that was last sent before \p sentBefore (its retransmission
+    /// was lost too, or is overdue). Returns how many were queued.
+    uint32_t QueueKnownLost(double sentBefore);
+    /// True if some pending receiver has not reported on segments it may lack (sent segments
+    /// beyond what its acks describe): only a poll can tell.
+    bool HasUnreported() const;
     /// Every segment has been sent at least once.
     bool AllNewSent() const;
     /// Every receiver has every segment.
@@ -65,7 +76,14 @@ class OutgoingTransfer
   private:
     uint32_t m_count;
     uint32_t m_nextNew = 0;
+    /// True if \p receiver still needs segment \p seq (as far as its acks tell).
+    bool Needs(uint32_t receiver, uint32_t seq) const;
+
     std::map<uint32_t, uint32_t> m_cumulative; ///< receiver -> cumulative ack
+    /// receiver -> segments known to have arrived (selective acks), and how far its acks
+    /// describe the stream (segments beyond: not reported on).
+    std::map<uint32_t, std::vector<bool>> m_got;
+    std::map<uint32_t, uint32_t> m_known;
     std::deque<uint32_t> m_retransmit;
     std::vector<bool> m_queued;
     std::vector<double> m_lastSent;

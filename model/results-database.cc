@@ -152,7 +152,7 @@ SELECT r.run_id, r.run_key, r.status, r.program, r.topology, r.schedule, r.mode,
                  AND json_extract(r.parameters, '$.linkRate') > 0
                 THEN json_extract(r.parameters, '$.linkRate') END) AS link_rate_max_bps,
   COALESCE((SELECT MIN(l.capacity_bps) FROM links l
-            WHERE l.run_id = r.run_id AND l.kind = 'access'),
+            WHERE l.run_id = r.run_id AND l.kind = 'metro'),
            CASE WHEN json_valid(r.parameters)
                  AND json_extract(r.parameters, '$.accessRate') > 0
                 THEN json_extract(r.parameters, '$.accessRate') END) AS access_rate_bps

@@ -72,7 +72,7 @@ struct IslandRoundRecord
 struct LinkRecord
 {
     std::string link; ///< e.g. "LON1-FRA1"
-    std::string kind; ///< private | public | access
+    std::string kind; ///< private | public | access | metro | exchange
     std::string from;
     std::string to;
     double capacityBps;

@@ -9,6 +9,7 @@
 #include <boost/property_map/property_map.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 #include <stdexcept>
@@ -24,7 +25,7 @@ const double kHopPenaltyS = 1e-9;
 
 using BoostGraph = boost::adjacency_list<boost::vecS,
                                          boost::vecS,
-                                         boost::undirectedS,
+                                         boost::directedS,
                                          boost::no_property,
                                          boost::property<boost::edge_weight_t,
                                                          double,
@@ -52,6 +53,77 @@ struct PredecessorEdgeRecorder : public boost::base_visitor<PredecessorEdgeRecor
 RoutePlanner::RoutePlanner(const NetworkGraph& graph)
     : m_graph(graph)
 {
+    m_graph.Routing().Validate();
+    for (uint32_t n = 0; n < m_graph.NodeCount(); ++n)
+    {
+        m_islandOf.push_back(m_graph.IslandOf(n));
+    }
+}
+
+bool
+RoutePlanner::MayForward(uint32_t w, uint32_t u, uint32_t dst) const
+{
+    if (u == dst)
+    {
+        return true;
+    }
+    const auto& nodes = m_graph.Nodes();
+    const NodeKind ku = nodes[u].kind;
+    const NodeKind kw = nodes[w].kind;
+    // Islands are hosts: never an intermediate node.
+    if (ku == NodeKind::ISLAND)
+    {
+        return false;
+    }
+    auto access = [](NodeKind k) { return k == NodeKind::METRO || k == NodeKind::INTERNET; };
+    const bool toIsland = nodes[dst].kind == NodeKind::ISLAND;
+    // In the last-hop region of an island: internet node -> metro node -> island, nothing else.
+    if (access(kw) && toIsland && m_islandOf[w] == dst)
+    {
+        return kw == NodeKind::INTERNET && ku == NodeKind::METRO && m_islandOf[u] == dst;
+    }
+    if (access(ku))
+    {
+        if (toIsland && m_islandOf[u] == dst)
+        {
+            return true; // entering the destination's last-hop region
+        }
+        if (kw == NodeKind::ISLAND)
+        {
+            return m_islandOf[u] == w; // the island's first hop
+        }
+        // Its metro node hands an island's traffic to the internet node (first-hop region).
+        return kw == NodeKind::METRO && ku == NodeKind::INTERNET && m_islandOf[u] == m_islandOf[w];
+    }
+    return true;
+}
+
+double
+RoutePlanner::EdgeCost(uint32_t edge) const
+{
+    const GraphEdge& e = m_graph.Edges().at(edge);
+    const RoutingOptions& r = m_graph.Routing();
+    switch (r.metric)
+    {
+    case RoutingMetric::LATENCY:
+        return e.latencyS;
+    case RoutingMetric::LATENCY_HOPS:
+        return e.latencyS + r.hopCostS;
+    case RoutingMetric::LATENCY_CAPACITY:
+        return e.latencyS + r.capacityCostBits / e.capacityBps;
+    }
+    return e.latencyS;
+}
+
+double
+RoutePlanner::Cost(const Path& path) const
+{
+    double s = 0;
+    for (const auto& h : path)
+    {
+        s += EdgeCost(h.edge);
+    }
+    return s;
 }
 
 const NetworkGraph&
@@ -70,14 +142,23 @@ RoutePlanner::TreeOf(uint32_t root) const
     }
     const std::size_t n = m_graph.NodeCount();
     BoostGraph g(n);
-    for (std::size_t i = 0; i < m_graph.EdgeCount(); ++i)
+    // Arcs u -> w that Dijkstra from the root relaxes: w may use u as its next hop.
+    for (uint32_t i = 0; i < m_graph.EdgeCount(); ++i)
     {
         if (!m_graph.IsEdgeUp(i))
         {
             continue;
         }
         const auto& e = m_graph.Edges()[i];
-        boost::add_edge(e.a, e.b, BoostGraph::edge_property_type(e.latencyS + kHopPenaltyS, i), g);
+        double w = EdgeCost(i) + kHopPenaltyS;
+        if (MayForward(e.b, e.a, root))
+        {
+            boost::add_edge(e.a, e.b, BoostGraph::edge_property_type(w, i), g);
+        }
+        if (MayForward(e.a, e.b, root))
+        {
+            boost::add_edge(e.b, e.a, BoostGraph::edge_property_type(w, i), g);
+        }
     }
     using EdgeDesc = boost::graph_traits<BoostGraph>::edge_descriptor;
     std::vector<EdgeDesc> predEdge(n);

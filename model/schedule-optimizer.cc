@@ -4,10 +4,12 @@
 #include "schedule-optimizer.h"
 
 #include "baseline-schedules.h"
+#include "consensus-objective.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -15,13 +17,80 @@
 namespace ns3
 {
 
+namespace
+{
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Rounds of the periodic \p partitions (blocks as bit masks over n <= 64 islands) until every
+/// island has heard from every other (information travels one clique per round), or
+/// SIZE_MAX if that takes more than \p cap rounds.
+std::size_t
+FloodRounds(const std::vector<const std::vector<uint64_t>*>& partitions, std::size_t n,
+            std::size_t cap)
+{
+    const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    uint64_t heard[64];
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        heard[i] = uint64_t{1} << i;
+    }
+    for (std::size_t k = 1; k <= cap; ++k)
+    {
+        bool done = true;
+        for (uint64_t b : *partitions[(k - 1) % partitions.size()])
+        {
+            uint64_t u = 0;
+            for (uint64_t m = b; m; m &= m - 1)
+            {
+                u |= heard[__builtin_ctzll(m)];
+            }
+            for (uint64_t m = b; m; m &= m - 1)
+            {
+                heard[__builtin_ctzll(m)] = u;
+            }
+            done = done && u == all;
+        }
+        if (done)
+        {
+            return k;
+        }
+    }
+    return std::numeric_limits<std::size_t>::max();
+}
+
+/// Lower bound of FloodRounds from the largest clique of every round: what an island has
+/// heard from grows at most by that factor per round. SIZE_MAX if it never completes.
+std::size_t
+MinFloodRounds(const std::vector<std::size_t>& largest, std::size_t n)
+{
+    double reach = 1;
+    bool grows = false;
+    for (std::size_t s : largest)
+    {
+        grows = grows || s > 1;
+    }
+    if (!grows)
+    {
+        return n <= 1 ? 0 : std::numeric_limits<std::size_t>::max();
+    }
+    std::size_t k = 0;
+    while (reach < static_cast<double>(n))
+    {
+        reach *= static_cast<double>(largest[k % largest.size()]);
+        ++k;
+    }
+    return k;
+}
+
+} // namespace
+
 ScheduleOptimizer::ScheduleOptimizer(const CostModel& cost, std::vector<std::string> islands,
                                      OptimizerOptions options)
-    : m_cost(cost)
-    , m_islands(std::move(islands))
-    , m_options(std::move(options))
-    , m_metric(std::max<std::size_t>(m_islands.size(), 1), m_options.target)
-    , m_rng(m_options.seed)
+    : m_cost(cost),
+      m_islands(std::move(islands)),
+      m_options(std::move(options)),
+      m_rng(m_options.seed)
 {
     if (m_islands.empty())
     {
@@ -43,6 +112,12 @@ ScheduleOptimizer::ScheduleOptimizer(const CostModel& cost, std::vector<std::str
     {
         m_nodes.push_back(m_cost.IslandNode(c));
     }
+    m_objective = m_options.objective;
+    if (!m_objective)
+    {
+        m_objective =
+            std::make_shared<ConsensusTimeObjective>(m_islands.size(), m_options.target);
+    }
 }
 
 const std::vector<std::string>&
@@ -51,10 +126,10 @@ ScheduleOptimizer::Islands() const
     return m_islands;
 }
 
-const ConsensusMetric&
-ScheduleOptimizer::Metric() const
+const ScheduleObjective&
+ScheduleOptimizer::Objective() const
 {
-    return m_metric;
+    return *m_objective;
 }
 
 uint64_t
@@ -170,28 +245,6 @@ ScheduleOptimizer::FromSchedule(const Schedule& schedule, std::size_t period) co
     return s;
 }
 
-Schedule
-ScheduleOptimizer::ToSchedule(const State& state, const std::string& name) const
-{
-    std::vector<ScheduleRound> rounds;
-    for (const Partition& p : state)
-    {
-        ScheduleRound round;
-        ScheduleRound alone;
-        for (const auto& block : ToRound(p))
-        {
-            Clique c;
-            for (uint32_t i : block)
-            {
-                c.push_back(m_islands[i]);
-            }
-            (block.size() >= 2 ? round : alone).cliques.push_back(c);
-        }
-        rounds.push_back(round.cliques.empty() ? alone : round);
-    }
-    return Schedule(name, rounds);
-}
-
 CostModel::NodeCliques
 ScheduleOptimizer::NodeCliquesOf(const Partition& p) const
 {
@@ -211,75 +264,187 @@ ScheduleOptimizer::NodeCliquesOf(const Partition& p) const
     return cliques;
 }
 
+const ScheduleOptimizer::RoundInfo&
+ScheduleOptimizer::RoundOf(const Partition& p)
+{
+    auto it = m_rounds.find(p);
+    if (it == m_rounds.end())
+    {
+        RoundCost rc = m_cost.BestRound(NodeCliquesOf(p));
+        it = m_rounds.emplace(p, RoundInfo{rc.roundS, rc.patterns}).first;
+    }
+    return it->second;
+}
+
 double
 ScheduleOptimizer::RoundTime(const Partition& p)
 {
-    auto it = m_roundTimes.find(p);
-    if (it != m_roundTimes.end())
-    {
-        return it->second;
-    }
-    double t = m_cost.Round(NodeCliquesOf(p)).roundS;
-    m_roundTimes.emplace(p, t);
-    return t;
+    return RoundOf(p).time;
 }
 
 double
 ScheduleOptimizer::RoundTimeBound(const Partition& p)
 {
-    auto exact = m_roundTimes.find(p);
-    if (exact != m_roundTimes.end())
+    auto exact = m_rounds.find(p);
+    if (exact != m_rounds.end())
     {
-        return exact->second;
+        return exact->second.time;
     }
     auto it = m_roundBounds.find(p);
     if (it != m_roundBounds.end())
     {
         return it->second;
     }
-    double t = m_cost.RoundTimeOf(m_cost.CommLowerBound(NodeCliquesOf(p)));
+    double t = m_cost.BestRoundLowerBound(NodeCliquesOf(p));
     m_roundBounds.emplace(p, t);
     return t;
 }
 
+Schedule
+ScheduleOptimizer::ToSchedule(const State& state, const std::string& name) const
+{
+    std::vector<ScheduleRound> rounds;
+    for (const Partition& p : state)
+    {
+        ScheduleRound round;
+        ScheduleRound alone;
+        for (const auto& block : ToRound(p))
+        {
+            Clique c;
+            for (uint32_t i : block)
+            {
+                c.push_back(m_islands[i]);
+            }
+            (block.size() >= 2 ? round : alone).cliques.push_back(c);
+        }
+        if (round.cliques.empty())
+        {
+            rounds.push_back(alone);
+            continue;
+        }
+        auto it = m_rounds.find(p);
+        if (it != m_rounds.end())
+        {
+            round.patterns = it->second.patterns;
+        }
+        rounds.push_back(round);
+    }
+    return Schedule(name, rounds);
+}
+
+bool
+ScheduleOptimizer::Connected(const State& state) const
+{
+    const std::size_t n = m_islands.size();
+    std::vector<std::size_t> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&parent](std::size_t x) {
+        while (parent[x] != x)
+        {
+            x = parent[x] = parent[parent[x]];
+        }
+        return x;
+    };
+    std::size_t components = n;
+    for (const Partition& p : state)
+    {
+        std::vector<int64_t> first(256, -1);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            if (first[p[i]] < 0)
+            {
+                first[p[i]] = static_cast<int64_t>(i);
+                continue;
+            }
+            std::size_t a = find(i);
+            std::size_t b = find(static_cast<std::size_t>(first[p[i]]));
+            if (a != b)
+            {
+                parent[a] = b;
+                --components;
+            }
+        }
+    }
+    return components == 1;
+}
+
 ScheduleOptimizer::Scored
-ScheduleOptimizer::ScoreUnless(const State& state, const Scored* best, double energyLimit)
+ScheduleOptimizer::ScoreUnless(const State& state, const Scored* best, double energyLimit,
+                               const std::vector<double>* timeBounds, std::size_t floodRounds)
 {
     Scored s;
     s.state = state;
+    ++m_evaluated;
     std::vector<IndexRound> rounds;
     for (const Partition& p : state)
     {
         rounds.push_back(ToRound(p));
     }
-    ConsensusScore mix = m_metric.Mixing(rounds);
-    ++m_evaluated;
-    if (!mix.exact && mix.norm >= 1 - 1e-12)
+    if (!Connected(state))
     {
-        s.score = mix;
-        s.score.rate = 0;
-        return s; // never contracts: not worth costing
+        return s; // never reaches consensus: not worth costing
     }
     if (best)
     {
-        // Optimistic score from round-time lower bounds (exact where already known).
-        for (const Partition& p : state)
+        // Can it beat the best, or be accepted below the energy limit? Check with the
+        // round-time lower bounds first (exact where already known).
+        double limit = std::max(best->score, std::exp(energyLimit));
+        std::vector<double> bounds;
+        if (timeBounds)
         {
-            s.times.push_back(RoundTimeBound(p));
+            bounds = *timeBounds;
         }
-        s.score = ConsensusMetric::WithTimes(mix, s.times);
-        if (Better(*best, s) && Energy(s) > energyLimit)
+        else
         {
+            for (const Partition& p : state)
+            {
+                bounds.push_back(RoundTimeBound(p));
+            }
+        }
+        double period = 0;
+        for (double b : bounds)
+        {
+            period += b;
+        }
+        double optimistic = m_objective->PeriodBound(state.size(), period, floodRounds);
+        if (optimistic >= limit)
+        {
+            s.score = optimistic;
             s.bound = true;
             return s;
         }
-        s.times.clear();
+        s.mixing = m_objective->Mixing(rounds, bounds, limit);
+        if (s.mixing.limited)
+        {
+            s.score = limit; // at least
+            s.bound = true;
+            return s;
+        }
+        if (!s.mixing.reaches)
+        {
+            return s; // never
+        }
+        optimistic = m_objective->Score(s.mixing, bounds);
+        if (optimistic >= limit)
+        {
+            s.score = optimistic;
+            s.bound = true;
+            return s;
+        }
+    }
+    else
+    {
+        s.mixing = m_objective->Mixing(rounds, {}, kInf);
+        if (!s.mixing.reaches)
+        {
+            return s;
+        }
     }
     for (const Partition& p : state)
     {
         s.times.push_back(RoundTime(p));
     }
-    s.score = ConsensusMetric::WithTimes(mix, s.times);
+    s.score = m_objective->Score(s.mixing, s.times);
     return s;
 }
 
@@ -292,36 +457,55 @@ ScheduleOptimizer::Score(const State& state)
 bool
 ScheduleOptimizer::Better(const Scored& a, const Scored& b)
 {
-    return ConsensusMetric::Better(a.score, a.state.size(), b.score, b.state.size());
+    double tol = 1e-12 * std::max(1.0, std::min(a.score, b.score));
+    if (a.score < b.score - tol || (std::isinf(b.score) && !std::isinf(a.score)))
+    {
+        return true;
+    }
+    if (a.score > b.score + tol || (std::isinf(a.score) && !std::isinf(b.score)))
+    {
+        return false;
+    }
+    if (a.state.size() != b.state.size())
+    {
+        return a.state.size() < b.state.size();
+    }
+    return a.state < b.state;
 }
 
 double
 ScheduleOptimizer::Energy(const Scored& s)
 {
-    return std::isfinite(s.score.secondsToTarget) && s.score.secondsToTarget > 0
-               ? std::log(s.score.secondsToTarget)
-               : std::numeric_limits<double>::infinity();
+    return std::isfinite(s.score) && s.score > 0 ? std::log(s.score) : kInf;
 }
 
 OptimizerResult
-ScheduleOptimizer::Result(const Scored& s, const std::string& method) const
+ScheduleOptimizer::Result(const Scored& s, const std::string& method)
 {
     OptimizerResult r;
-    r.schedule = ToSchedule(s.state, "optimized-p" + std::to_string(s.state.size()));
-    r.score = s.score;
-    r.roundTimes = s.times;
-    if (r.roundTimes.empty())
+    Scored full = s;
+    if (full.times.empty() || full.bound)
     {
-        r.roundTimes = m_cost.PeriodRoundTimes(r.schedule);
-        r.score.periodS = 0;
-        for (double t : r.roundTimes)
-        {
-            r.score.periodS += t;
-        }
+        full = Score(s.state);
+    }
+    r.schedule = ToSchedule(full.state, "optimized-p" + std::to_string(full.state.size()));
+    r.score = full.score;
+    r.roundTimes = full.times;
+    // The mixing as reported: the full metric (a pruned evaluation may have stopped early).
+    std::vector<IndexRound> rounds;
+    for (const Partition& p : full.state)
+    {
+        rounds.push_back(ToRound(p));
+    }
+    r.consensus = m_objective->Mixing(rounds, {}, kInf).consensus;
+    if (!r.roundTimes.empty())
+    {
+        r.consensus = ConsensusMetric::WithTimes(r.consensus, r.roundTimes);
     }
     r.method = method;
+    r.bound = r.score;
     r.evaluated = m_evaluated;
-    r.simulated = m_roundTimes.size();
+    r.simulated = m_rounds.size();
     return r;
 }
 
@@ -331,42 +515,211 @@ ScheduleOptimizer::Report(std::size_t period, const std::string& method, uint64_
 {
     if (m_options.progress)
     {
-        OptimizerProgress p{period,
-                            method,
-                            done,
-                            total,
-                            m_haveBest ? m_best.score.secondsToTarget
-                                       : std::numeric_limits<double>::infinity(),
-                            m_haveBest ? m_best.score.rate : 0.0};
-        m_options.progress(p);
+        m_options.progress(
+            OptimizerProgress{period, method, done, total, m_haveBest ? m_best.score : kInf});
+    }
+}
+
+void
+ScheduleOptimizer::Remember(const Scored& s)
+{
+    if (!s.bound && (!m_haveBest || Better(s, m_best)))
+    {
+        m_best = s;
+        m_haveBest = true;
     }
 }
 
 OptimizerResult
 ScheduleOptimizer::Evaluate(const Schedule& schedule)
 {
-    return Result(Score(FromSchedule(schedule, schedule.Period())), "evaluated");
+    State state = FromSchedule(schedule, schedule.Period());
+    // Rounds that name their patterns are costed with them (and the result keeps them).
+    std::vector<std::pair<Partition, RoundInfo>> saved;
+    for (std::size_t r = 0; r < schedule.Period(); ++r)
+    {
+        const ScheduleRound& round = schedule.Rounds()[r];
+        if (round.patterns.empty())
+        {
+            continue;
+        }
+        CostModel::NodeCliques cliques;
+        CostModel::Patterns patterns;
+        for (std::size_t c = 0; c < round.cliques.size(); ++c)
+        {
+            if (round.cliques[c].size() < 2)
+            {
+                continue;
+            }
+            std::vector<uint32_t> nodes;
+            for (const std::string& city : round.cliques[c])
+            {
+                nodes.push_back(m_cost.IslandNode(city));
+            }
+            cliques.push_back(nodes);
+            patterns.push_back(round.patterns[c]);
+        }
+        // In the order the optimizer lists the partition's cliques.
+        CostModel::NodeCliques ordered = NodeCliquesOf(state[r]);
+        CostModel::Patterns orderedPatterns;
+        for (const auto& c : ordered)
+        {
+            for (std::size_t i = 0; i < cliques.size(); ++i)
+            {
+                std::vector<uint32_t> a = cliques[i];
+                std::vector<uint32_t> b = c;
+                std::sort(a.begin(), a.end());
+                std::sort(b.begin(), b.end());
+                if (a == b)
+                {
+                    orderedPatterns.push_back(patterns[i]);
+                }
+            }
+        }
+        RoundCost rc = m_cost.Round(ordered, orderedPatterns);
+        auto it = m_rounds.find(state[r]);
+        if (it != m_rounds.end())
+        {
+            saved.emplace_back(it->first, it->second);
+        }
+        m_rounds[state[r]] = RoundInfo{rc.roundS, rc.patterns};
+    }
+    OptimizerResult result = Result(Score(state), "evaluated");
+    result.schedule.SetName(schedule.GetName());
+    result.schedule.SetDescription(schedule.GetDescription());
+    // Forget the forced patterns: the search's cache holds BestRound costs only.
+    for (std::size_t r = 0; r < schedule.Period(); ++r)
+    {
+        if (!schedule.Rounds()[r].patterns.empty())
+        {
+            m_rounds.erase(state[r]);
+        }
+    }
+    for (auto& [p, info] : saved)
+    {
+        m_rounds[p] = info;
+    }
+    return result;
+}
+
+double
+ScheduleOptimizer::PeriodLowerBound(std::size_t period) const
+{
+    // Every island sends and receives at least one model (wire bits) in some round of a
+    // period that connects it, whatever the pattern, and its last bit must reach another
+    // island.
+    const NetworkGraph& g = m_cost.Graph();
+    const RoutePlanner& routes = m_cost.Routes();
+    const double bits = m_cost.Parameters().ModelWireBits();
+    double worst = 0;
+    for (uint32_t i : m_nodes)
+    {
+        double out = 0;
+        double in = 0;
+        for (uint32_t e = 0; e < g.EdgeCount(); ++e)
+        {
+            const GraphEdge& edge = g.Edges()[e];
+            if (g.IsEdgeUp(e) && (edge.a == i || edge.b == i))
+            {
+                out += edge.capacityBps;
+                in += edge.capacityBps;
+            }
+        }
+        double nearest = kInf;
+        for (uint32_t j : m_nodes)
+        {
+            if (j != i && routes.Reachable(i, j))
+            {
+                nearest = std::min(nearest, routes.PathLatency(i, j));
+            }
+        }
+        if (std::isinf(nearest))
+        {
+            nearest = 0;
+        }
+        worst = std::max(worst, bits / std::min(out, in) + nearest);
+    }
+    if (m_islands.size() < 2)
+    {
+        worst = 0;
+    }
+    double periodTime = static_cast<double>(period - 1) * m_cost.RoundTimeOf(0) +
+                        m_cost.RoundTimeOf(worst);
+    return m_objective->PeriodBound(period, periodTime);
+}
+
+std::vector<ScheduleOptimizer::Scored>
+ScheduleOptimizer::Seeds(std::size_t period)
+{
+    std::vector<Schedule> seeds = m_options.seeds;
+    std::vector<std::string> geo =
+        BaselineSchedules::NearestNeighbourOrder(m_cost.Routes(), m_islands);
+    for (const auto* order : {&m_islands, &geo})
+    {
+        for (const Baseline& b : BaselineSchedules::All(*order, std::max<std::size_t>(period, 2)))
+        {
+            seeds.push_back(b.schedule);
+        }
+        seeds.push_back(BaselineSchedules::Ring(*order));
+    }
+    std::vector<Scored> starts;
+    for (const Schedule& s : seeds)
+    {
+        starts.push_back(Score(FromSchedule(s, period)));
+    }
+    if (m_haveBest)
+    {
+        State s;
+        for (std::size_t r = 0; r < period; ++r)
+        {
+            s.push_back(m_best.state[r % m_best.state.size()]);
+        }
+        starts.push_back(Score(s));
+    }
+    std::stable_sort(starts.begin(), starts.end(), Better);
+    starts.erase(std::unique(starts.begin(), starts.end(),
+                             [](const Scored& a, const Scored& b) { return a.state == b.state; }),
+                 starts.end());
+    return starts;
 }
 
 OptimizerResult
-ScheduleOptimizer::Exhaustive(std::size_t period)
+ScheduleOptimizer::AllInOne()
 {
-    const std::size_t n = m_islands.size();
-    uint64_t bell = BellNumber(n);
-    double total = std::pow(static_cast<double>(bell), static_cast<double>(period));
-    if (period == 0 || total > 1e9)
+    Scored s = Score(State{Partition(m_islands.size(), 0)});
+    Remember(s);
+    Report(1, "exact", 1, 1);
+    OptimizerResult r = Result(s, "exact");
+    r.optimal = true;
+    return r;
+}
+
+OptimizerResult
+ScheduleOptimizer::Exact(std::size_t period)
+{
+    if (period == 0)
     {
-        throw std::invalid_argument("schedule optimizer: exhaustive search over " +
-                                    std::to_string(total) + " schedules is not feasible");
+        throw std::invalid_argument("schedule optimizer: the period must be at least 1");
     }
-    // All restricted growth strings of length n.
+    if (period == 1)
+    {
+        return AllInOne();
+    }
+    const std::size_t n = m_islands.size();
+    if (n > 64 || std::pow(static_cast<double>(BellNumber(n)), static_cast<double>(period)) >
+                      1e15)
+    {
+        throw std::invalid_argument("schedule optimizer: exact search over " +
+                                    std::to_string(n) + " islands and period " +
+                                    std::to_string(period) + " is not feasible");
+    }
+    // All restricted growth strings of length n, with their blocks as bit masks.
     std::vector<Partition> parts;
     Partition p(n, 0);
     std::vector<uint8_t> maxSoFar(n, 0);
     while (true)
     {
         parts.push_back(p);
-        // Rightmost position that can grow (at most one above the largest label before it).
         std::size_t i = 0;
         for (std::size_t k = n; k-- > 1;)
         {
@@ -388,46 +741,160 @@ ScheduleOptimizer::Exhaustive(std::size_t period)
             maxSoFar[j] = maxSoFar[i];
         }
     }
-    std::vector<std::size_t> idx(period, 0);
-    Scored best;
-    bool have = false;
-    uint64_t done = 0;
-    auto totalCount = static_cast<uint64_t>(total);
-    while (true)
+    std::vector<std::vector<uint64_t>> masks(parts.size());
+    std::vector<double> lb(parts.size());
+    std::vector<std::size_t> largest(parts.size(), 0);
+    for (std::size_t k = 0; k < parts.size(); ++k)
     {
-        State s;
-        for (std::size_t k : idx)
+        for (std::size_t i = 0; i < n; ++i)
         {
-            s.push_back(parts[k]);
-        }
-        Scored sc =
-            ScoreUnless(s, have ? &best : nullptr, -std::numeric_limits<double>::infinity());
-        if (!sc.bound && (!have || Better(sc, best)))
-        {
-            best = std::move(sc);
-            have = true;
-            if (!m_haveBest || Better(best, m_best))
+            if (parts[k][i] >= masks[k].size())
             {
-                m_best = best;
-                m_haveBest = true;
+                masks[k].resize(parts[k][i] + 1, 0);
             }
+            masks[k][parts[k][i]] |= uint64_t{1} << i;
         }
-        if (++done % 4096 == 0)
+        for (uint64_t b : masks[k])
         {
-            Report(period, "exhaustive", done, totalCount);
+            largest[k] = std::max<std::size_t>(largest[k], __builtin_popcountll(b));
         }
-        std::size_t k = 0;
-        while (k < period && ++idx[k] == parts.size())
+        lb[k] = RoundTimeBound(parts[k]);
+    }
+    auto byBound = [&lb](std::size_t a, std::size_t b) { return lb[a] < lb[b]; };
+    std::vector<std::size_t> order(parts.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), byBound);
+    // The last round is drawn per largest (and, for period 2, smallest) clique size, each list
+    // in bound order, so that a list stops as soon as the information-flow bound
+    // (MinFloodRounds) cannot beat the best.
+    std::vector<std::size_t> smallest(parts.size(), n);
+    for (std::size_t k = 0; k < parts.size(); ++k)
+    {
+        for (uint64_t b : masks[k])
         {
-            idx[k++] = 0;
-        }
-        if (k == period)
-        {
-            break;
+            smallest[k] = std::min<std::size_t>(smallest[k], __builtin_popcountll(b));
         }
     }
-    Report(period, "exhaustive", done, totalCount);
-    return Result(best, "exhaustive");
+    std::vector<std::vector<std::size_t>> bySize(n + 1);
+    std::vector<std::vector<std::size_t>> bySmallest(n + 1);
+    for (std::size_t idx : order)
+    {
+        bySize[largest[idx]].push_back(idx);
+        bySmallest[smallest[idx]].push_back(idx);
+    }
+    const double minLb = lb[order[0]];
+
+    // Incumbent: the best seed of this period (the all-in-one round repeated is among them).
+    std::vector<Scored> seeds = Seeds(period);
+    Scored best = seeds.front();
+    uint64_t done = 0;
+    std::vector<std::size_t> chosen(period);
+    std::vector<std::size_t> sizes(period);
+    std::vector<const std::vector<uint64_t>*> chosenMasks(period);
+    std::vector<double> bounds(period);
+    const std::size_t floodCap = n * period + period;
+    auto leaf = [&](double total) {
+        if (++done % 65536 == 0)
+        {
+            Report(period, "exact", done, 0);
+        }
+        std::size_t flood = FloodRounds(chosenMasks, n, floodCap);
+        if (flood == std::numeric_limits<std::size_t>::max() ||
+            m_objective->PeriodBound(period, total, flood) >= best.score)
+        {
+            return; // never connects, or cannot beat the best
+        }
+        State s;
+        for (std::size_t r = 0; r < period; ++r)
+        {
+            s.push_back(parts[chosen[r]]);
+            bounds[r] = lb[chosen[r]];
+        }
+        Scored sc = ScoreUnless(s, &best, -kInf, &bounds, flood);
+        if (!sc.bound && Better(sc, best))
+        {
+            best = std::move(sc);
+        }
+    };
+    // Depth-first over tuples in increasing bound order; a list stops at the first partition
+    // whose optimistic period cannot beat the incumbent (the rest are larger).
+    std::function<void(std::size_t, double)> search = [&](std::size_t depth, double sum) {
+        const std::size_t left = period - depth - 1;
+        if (left > 0)
+        {
+            for (std::size_t idx : order)
+            {
+                double optimistic = sum + lb[idx] + static_cast<double>(left) * minLb;
+                if (m_objective->PeriodBound(period, optimistic, 1) >= best.score)
+                {
+                    break;
+                }
+                chosen[depth] = idx;
+                sizes[depth] = largest[idx];
+                chosenMasks[depth] = &masks[idx];
+                search(depth + 1, sum + lb[idx]);
+            }
+            return;
+        }
+        std::size_t skipSmallest = n + 1; // period 2: lists already drawn below
+        if (period == 2)
+        {
+            // Everybody has heard from everybody after A then B only if every clique of B
+            // meets every clique of A: B's smallest clique has at least as many islands as A
+            // has cliques. Those candidates can finish in one period.
+            std::size_t blocksA = masks[chosen[0]].size();
+            for (std::size_t m = blocksA; m <= n; ++m)
+            {
+                for (std::size_t idx : bySmallest[m])
+                {
+                    double total = sum + lb[idx];
+                    if (m_objective->PeriodBound(period, total, blocksA == 1 ? 1 : 2) >=
+                        best.score)
+                    {
+                        break;
+                    }
+                    chosen[depth] = idx;
+                    chosenMasks[depth] = &masks[idx];
+                    leaf(total);
+                }
+            }
+            skipSmallest = blocksA; // the others need three rounds or more
+        }
+        for (std::size_t size = 1; size <= n; ++size)
+        {
+            sizes[depth] = size;
+            std::size_t rounds = MinFloodRounds(sizes, n);
+            if (rounds == std::numeric_limits<std::size_t>::max())
+            {
+                continue;
+            }
+            if (period == 2)
+            {
+                rounds = std::max<std::size_t>(rounds, 3);
+            }
+            for (std::size_t idx : bySize[size])
+            {
+                double total = sum + lb[idx];
+                if (m_objective->PeriodBound(period, total, rounds) >= best.score)
+                {
+                    break;
+                }
+                if (smallest[idx] >= skipSmallest)
+                {
+                    continue;
+                }
+                chosen[depth] = idx;
+                chosenMasks[depth] = &masks[idx];
+                leaf(total);
+            }
+        }
+    };
+    search(0, 0.0);
+    Remember(best);
+    Report(period, "exact", done, done);
+    OptimizerResult r = Result(best, "exact");
+    r.optimal = true;
+    return r;
 }
 
 bool
@@ -524,7 +991,7 @@ ScheduleOptimizer::Polish(Scored best)
             {
                 return;
             }
-            Scored sc = ScoreUnless(s, &round, -std::numeric_limits<double>::infinity());
+            Scored sc = ScoreUnless(s, &round, -kInf);
             if (!sc.bound && Better(sc, round))
             {
                 round = std::move(sc);
@@ -575,36 +1042,7 @@ ScheduleOptimizer::Heuristic(std::size_t period)
     {
         throw std::invalid_argument("schedule optimizer: the period must be at least 1");
     }
-    // Starting points: baselines (given and geographic order), options' seeds, best so far.
-    std::vector<Schedule> seeds = m_options.seeds;
-    std::vector<std::string> geo =
-        BaselineSchedules::NearestNeighbourOrder(m_cost.Routes(), m_islands);
-    for (const auto* order : {&m_islands, &geo})
-    {
-        for (const Schedule& s : BaselineSchedules::All(*order, (*order)[0], 2))
-        {
-            seeds.push_back(s);
-        }
-    }
-    std::vector<Scored> starts;
-    for (const Schedule& s : seeds)
-    {
-        starts.push_back(Score(FromSchedule(s, period)));
-    }
-    if (m_haveBest)
-    {
-        State s;
-        for (std::size_t r = 0; r < period; ++r)
-        {
-            s.push_back(m_best.state[r % m_best.state.size()]);
-        }
-        starts.push_back(Score(s));
-    }
-    std::stable_sort(starts.begin(), starts.end(), Better);
-    starts.erase(std::unique(starts.begin(), starts.end(),
-                             [](const Scored& a, const Scored& b) { return a.state == b.state; }),
-                 starts.end());
-
+    std::vector<Scored> starts = Seeds(period);
     const std::size_t nStarts = std::max<std::size_t>(m_options.starts, 1);
     const std::size_t fromSeeds = std::min(starts.size(), (nStarts + 1) / 2);
     const uint64_t steps = static_cast<uint64_t>(m_options.iterations) * period;
@@ -653,26 +1091,9 @@ ScheduleOptimizer::Heuristic(std::size_t period)
         }
     }
     best = Polish(best);
-    if (!m_haveBest || Better(best, m_best))
-    {
-        m_best = best;
-        m_haveBest = true;
-    }
+    Remember(best);
     Report(period, "heuristic", total, total);
     return Result(best, "heuristic");
-}
-
-OptimizerResult
-ScheduleOptimizer::AllInOne()
-{
-    Scored s = Score(State{Partition(m_islands.size(), 0)});
-    if (!m_haveBest || Better(s, m_best))
-    {
-        m_best = s;
-        m_haveBest = true;
-    }
-    Report(1, "all-in-one", 1, 1);
-    return Result(s, "all-in-one");
 }
 
 OptimizerResult
@@ -680,29 +1101,41 @@ ScheduleOptimizer::Optimize()
 {
     OptimizerResult best;
     bool have = false;
-    const double bell = static_cast<double>(BellNumber(m_islands.size()));
+    double bound = kInf;
+    bool allExact = true;
+    const std::size_t n = m_islands.size();
     for (std::size_t p = 1; p <= m_options.maxPeriod; ++p)
     {
-        bool exhaustive = std::pow(bell, static_cast<double>(p)) <=
-                          static_cast<double>(m_options.exhaustiveLimit);
         OptimizerResult r;
-        if (p == 1 && !exhaustive)
+        double periodBound;
+        if (p == 1)
         {
             r = AllInOne();
+            periodBound = r.score;
+        }
+        else if (n <= m_options.exactIslands && p <= m_options.exactPeriod)
+        {
+            r = Exact(p);
+            periodBound = r.score;
         }
         else
         {
-            r = exhaustive ? Exhaustive(p) : Heuristic(p);
+            r = Heuristic(p);
+            periodBound = std::min(r.score, PeriodLowerBound(p));
+            allExact = false;
         }
-        if (!have || ConsensusMetric::Better(r.score, r.schedule.Period(), best.score,
-                                             best.schedule.Period()))
+        bound = std::min(bound, periodBound);
+        if (!have || r.score < best.score - 1e-12 * std::max(1.0, best.score))
         {
             best = r;
             have = true;
         }
     }
     best.evaluated = m_evaluated;
-    best.simulated = m_roundTimes.size();
+    best.simulated = m_rounds.size();
+    best.bound = bound;
+    best.optimal = allExact;
+    best.gap = allExact || !(bound > 0) ? 0.0 : best.score / bound - 1;
     return best;
 }
 

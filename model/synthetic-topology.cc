@@ -3,6 +3,8 @@
  */
 #include "synthetic-topology.h"
 
+#include "topology-latency-check.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -38,12 +40,7 @@ Code(std::size_t i)
 double
 SyntheticTopology::GreatCircleKm(double lat1, double lon1, double lat2, double lon2)
 {
-    const double r = kPi / 180;
-    double dlat = (lat2 - lat1) * r;
-    double dlon = (lon2 - lon1) * r;
-    double a = std::sin(dlat / 2) * std::sin(dlat / 2) +
-               std::cos(lat1 * r) * std::cos(lat2 * r) * std::sin(dlon / 2) * std::sin(dlon / 2);
-    return 2 * 6371.0 * std::asin(std::min(1.0, std::sqrt(a)));
+    return TopologyLatencyCheck::GreatCircleKm(lat1, lon1, lat2, lon2);
 }
 
 Topology
@@ -58,7 +55,7 @@ SyntheticTopology::Generate(const SyntheticTopologyOptions& o)
         throw std::invalid_argument("synthetic topology: each city needs at least one device");
     }
     for (double v : {o.microsPerKm, o.routeFactor, o.publicRouteFactor, o.privateCapacityBps,
-                     o.publicCapacityBps, o.edgeCapacityBps, o.metroLatencyS, o.minLatencyS})
+                     o.publicCapacityBps, o.edgeCapacityBps, o.intraCityLatencyS, o.minLatencyS})
     {
         if (!(v > 0) || !std::isfinite(v))
         {
@@ -85,7 +82,7 @@ SyntheticTopology::Generate(const SyntheticTopologyOptions& o)
             if (d > 0)
             {
                 t.AddLink(TopologyLink{LinkKind::PRIVATE, devices[i][d - 1], devices[i][d],
-                                       o.metroLatencyS, o.privateCapacityBps});
+                                       o.intraCityLatencyS, o.privateCapacityBps});
             }
         }
     }

@@ -25,7 +25,7 @@ struct SyntheticTopologyOptions
     double privateCapacityBps = 10e9;  ///< Capacity of private links.
     double publicCapacityBps = 1e9;    ///< Capacity of public paths.
     double edgeCapacityBps = 10e9;     ///< Devices' edge capacity (island access).
-    double metroLatencyS = 0.2e-3;     ///< Link between two devices of one city.
+    double intraCityLatencyS = 0.2e-3; ///< Private link between two devices of one city.
     double minLatencyS = 0.1e-3;       ///< Floor of any inter-city latency.
 };
 
@@ -34,7 +34,9 @@ struct SyntheticTopologyOptions
  * \brief Deterministic, seeded N-city WAN for scaling experiments. Pure C++.
  *
  * Cities are placed uniformly at random on the sphere (codes "CAA", "CAB", ...). Each city
- * gets 1 .. maxDevicesPerCity devices ("CAA1", "CAA2", ...), chained by metro links. Every
+ * gets 1 .. maxDevicesPerCity devices ("CAA1", "CAA2", ...), chained by intra-city private
+ * links (like FRA1-FRA2 of the nine-city sample: NetworkGraph's metro node joins a city's
+ * devices to its island and public paths but does not forward between them). Every
  * city links privately to its `neighbours` nearest cities (great-circle distance); if that
  * leaves the private network disconnected, the shortest links between components are added
  * (Kruskal) until it is connected. A private link joins devices of the two cities chosen round

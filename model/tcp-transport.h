@@ -97,6 +97,8 @@ class TcpTransport : public IslandTransport
     Connection& Open(uint32_t peer, uint32_t round);
     Ptr<Socket> CreateTcpSocket();
     uint64_t Bdp(uint32_t peer) const;
+    /// True if the congestion control cannot work without pacing (BBR).
+    bool NeedsPacing() const;
     void Pump(Connection& c);
     void OnConnected(Ptr<Socket> socket);
     void OnConnectFailed(Ptr<Socket> socket);
@@ -113,6 +115,7 @@ class TcpTransport : public IslandTransport
     bool m_fresh;
     uint32_t m_sndBuf;
     uint32_t m_rcvBuf;
+    double m_bufferFactor;
     uint32_t m_tcpSegmentSize;
     bool m_ecn;
     bool m_pacing;

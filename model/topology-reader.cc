@@ -144,7 +144,9 @@ ReadLinks(Topology& topo,
                        priv ? t.Text(row, a) : TextUtil::Upper(t.Text(row, a)),
                        priv ? t.Text(row, b) : TextUtil::Upper(t.Text(row, b)),
                        Latency(t, row, lat),
-                       hasCapacity ? Capacity(t, row, cap) : fixedCapacityBps};
+                       hasCapacity ? Capacity(t, row, cap) : fixedCapacityBps,
+                       t.File(),
+                       row.line};
         AddRow(t, row, columnOf, [&] { topo.AddLink(l); });
     }
 }

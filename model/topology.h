@@ -4,6 +4,7 @@
 #ifndef INTELLIGENT_NETWORK_TOPOLOGY_H
 #define INTELLIGENT_NETWORK_TOPOLOGY_H
 
+#include <cstddef>
 #include <set>
 #include <string>
 #include <tuple>
@@ -55,6 +56,8 @@ struct TopologyLink
     std::string b;      ///< Second endpoint.
     double latencyS;    ///< One-way propagation latency, seconds.
     double capacityBps; ///< Capacity per direction, bit/s.
+    std::string file{}; ///< File the link was read from (empty when built in code).
+    std::size_t line{}; ///< 1-based line in \c file (0 when unknown).
 };
 
 /**

@@ -383,8 +383,14 @@ TrainingIsland::StartApplication()
                 return Accept(round, origin, tag, type, flags);
             },
             [this](const InMessage& m) { Deliver(m); },
-            [this](uint32_t round, uint16_t, uint32_t seq, uint32_t bytes, bool retx) {
+            [this](uint32_t round, uint16_t tag, uint32_t seq, uint32_t bytes, bool retx) {
                 m_segmentSent(round, m_islandId, seq, bytes, retx);
+                // The exchange's send queues move on when a message has been handed over.
+                auto ex = m_exchanges.find(round);
+                if (ex != m_exchanges.end())
+                {
+                    ex->second->NotifySent(tag, bytes, retx);
+                }
             },
             [this](uint32_t round, uint32_t origin, uint32_t seq, uint32_t bytes,
                    Ptr<const Packet> p) { m_segmentReceived(round, origin, seq, bytes, p); });

@@ -7,6 +7,14 @@
 #include "wire-format.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/ipv4.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/ipv4-routing-protocol.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
+#include "ns3/queue-disc.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -71,10 +79,20 @@ UdpTransport::GetTypeId()
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&UdpTransport::m_initialRtt),
                           MakeTimeChecker(MicroSeconds(1), Seconds(3600)))
+            .AddAttribute("HostQueue",
+                          "Local flow control, as a host's stack does (TCP Small Queues, "
+                          "qdisc back-pressure): a stream sends its next packet only while "
+                          "the egress queue of this node's outgoing device (device queue plus "
+                          "queue discipline) holds less than this fraction of its capacity; "
+                          "otherwise it waits one packet time and tries again. A host does not "
+                          "drop its own packets. 1: no local flow control.",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&UdpTransport::m_hostQueue),
+                          MakeDoubleChecker<double>(0.01, 1))
             .AddAttribute("Ecn",
                           "Send ECN-capable packets (ECT(0)) and echo congestion marks (CE) "
-                          "in acks.",
-                          BooleanValue(false),
+                          "in acks (marks need a marking queue discipline: red-ecn, fq-codel).",
+                          BooleanValue(true),
                           MakeBooleanAccessor(&UdpTransport::m_ecn),
                           MakeBooleanChecker());
     return tid;
@@ -206,6 +224,13 @@ UdpTransport::Send(const OutMessage& message)
                                          : message.rttHint;
     s.srtt = hint.GetSeconds();
     s.rttvar = s.srtt / 2;
+    // Each receiver starts from its own hint (the path latency), or the stream's.
+    for (uint32_t r : s.msg.type == IslandHeader::CONTRIBUTION ? std::vector<uint32_t>{s.destTag}
+                                                               : message.receivers)
+    {
+        double h = message.rttHint.IsZero() ? HintFor({r}, hint).GetSeconds() : s.srtt;
+        s.rtts[r] = Stream::Rtt{h, h / 2, false};
+    }
     s.lastProgress = Simulator::Now();
     s.opened = Simulator::Now();
     auto key = std::make_tuple(message.round, s.destTag, message.tag);
@@ -362,6 +387,15 @@ UdpTransport::SendNext(uint64_t handle)
             allowNew = in != m_in.end() && in->second.state.Has(next - window);
         }
     }
+    if ((allowNew || s.state.HasQueuedRetransmissions()) && m_hostQueue < 1)
+    {
+        Time wait = EgressBackoff(s);
+        if (wait.IsStrictlyPositive())
+        {
+            s.sendEvent = Simulator::Schedule(wait, &UdpTransport::SendNext, this, handle);
+            return;
+        }
+    }
     uint32_t seq;
     bool retx;
     double now = Simulator::Now().GetSeconds();
@@ -428,6 +462,78 @@ UdpTransport::SendNext(uint64_t handle)
 }
 
 void
+UdpTransport::LookupEgress(Stream& s)
+{
+    s.egress.clear();
+    s.egressAt = Simulator::Now();
+    if (s.msg.dest.IsMulticast())
+    {
+        auto devices = m_groupDevices.find(s.msg.dest);
+        for (uint32_t d :
+             devices == m_groupDevices.end() ? s.msg.groupDevices : devices->second)
+        {
+            if (d < m_node->GetNDevices())
+            {
+                s.egress.push_back(m_node->GetDevice(d));
+            }
+        }
+        return;
+    }
+    Ptr<Ipv4> ipv4 = m_node->GetObject<Ipv4>();
+    if (!ipv4 || !ipv4->GetRoutingProtocol())
+    {
+        return;
+    }
+    Ipv4Header header;
+    header.SetDestination(s.msg.dest);
+    header.SetProtocol(17);
+    Socket::SocketErrno err;
+    Ptr<Ipv4Route> route =
+        ipv4->GetRoutingProtocol()->RouteOutput(Create<Packet>(), header, nullptr, err);
+    if (route && route->GetOutputDevice())
+    {
+        s.egress.push_back(route->GetOutputDevice());
+    }
+}
+
+Time
+UdpTransport::EgressBackoff(Stream& s)
+{
+    // Routes change only on a reroute: look the device up again every 10 ms.
+    if (s.egressAt.IsNegative() || Simulator::Now() - s.egressAt > MilliSeconds(10))
+    {
+        LookupEgress(s);
+    }
+    Time wait;
+    for (const Ptr<NetDevice>& dev : s.egress)
+    {
+        Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(dev);
+        if (!p2p)
+        {
+            continue;
+        }
+        Ptr<Queue<Packet>> queue = p2p->GetQueue();
+        uint64_t backlog = queue->GetNPackets();
+        uint64_t capacity = queue->GetMaxSize().GetValue();
+        Ptr<TrafficControlLayer> tc = m_node->GetObject<TrafficControlLayer>();
+        Ptr<QueueDisc> qd = tc ? tc->GetRootQueueDiscOnDevice(dev) : nullptr;
+        if (qd)
+        {
+            backlog = qd->GetNPackets();
+            capacity = qd->GetMaxSize().GetValue();
+        }
+        if (static_cast<double>(backlog) >= m_hostQueue * static_cast<double>(capacity))
+        {
+            DataRateValue rate;
+            p2p->GetAttribute("DataRate", rate);
+            Time one = rate.Get().CalculateBytesTxTime(WireFormat::WireBytes(m_segmentSize));
+            wait = std::max(wait, std::max(one, NanoSeconds(1)));
+        }
+    }
+    return wait;
+}
+
+void
 UdpTransport::Release(Stream& s)
 {
     if (s.released)
@@ -459,21 +565,37 @@ UdpTransport::Finish(uint64_t handle)
 }
 
 void
-UdpTransport::RttSample(Stream& s, double sample)
+UdpTransport::RttSample(Stream& s, uint32_t receiver, double sample)
 {
     if (!(sample > 0))
     {
         return;
     }
-    if (!s.sampled)
+    // RFC 6298 per receiver; the stream follows its slowest receiver (the one with the
+    // largest SRTT + 4 RTTVAR), so that a near multicast member's quick acks neither shorten
+    // the timeout nor raise the pacing rate for the far ones.
+    Stream::Rtt& r = s.rtts[receiver];
+    if (!r.sampled)
     {
-        s.srtt = sample;
-        s.rttvar = sample / 2;
-        s.sampled = true;
-        return;
+        r.srtt = sample;
+        r.rttvar = sample / 2;
+        r.sampled = true;
     }
-    s.rttvar = 0.75 * s.rttvar + 0.25 * std::abs(s.srtt - sample);
-    s.srtt = 0.875 * s.srtt + 0.125 * sample;
+    else
+    {
+        r.rttvar = 0.75 * r.rttvar + 0.25 * std::abs(r.srtt - sample);
+        r.srtt = 0.875 * r.srtt + 0.125 * sample;
+    }
+    double worst = -1;
+    for (const auto& [id, e] : s.rtts)
+    {
+        if (e.srtt + 4 * e.rttvar > worst)
+        {
+            worst = e.srtt + 4 * e.rttvar;
+            s.srtt = e.srtt;
+            s.rttvar = e.rttvar;
+        }
+    }
 }
 
 void
@@ -513,7 +635,21 @@ UdpTransport::OnRto(uint64_t handle)
     }
     else
     {
-        for (uint32_t r : s.state.PendingReceivers())
+        // Resend at once what the receivers are known to miss and was last sent more than a
+        // round trip ago (its retransmission was lost: a NACK for it can only come from a
+        // later packet, and at the tail there is none); poll only where the acks left segments
+        // unreported (the tail itself, or lost acks). Without this each loss generation at the
+        // tail cost a timeout plus a poll round trip, also exposed to loss.
+        uint32_t queued = s.state.QueueKnownLost(Simulator::Now().GetSeconds() - s.srtt);
+        if (queued > 0)
+        {
+            NS_LOG_INFO("island " << m_islandId << " round " << s.msg.round << ": " << queued
+                                  << " segments known lost queued at the timeout");
+            Resume(handle);
+        }
+        for (uint32_t r :
+             queued == 0 || s.state.HasUnreported() ? s.state.PendingReceivers()
+                                                    : std::vector<uint32_t>{})
         {
             IslandHeader h;
             h.type = IslandHeader::POLL;
@@ -702,7 +838,7 @@ UdpTransport::HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce)
             s->lastProgress = Simulator::Now();
             if (!s->state.WasRetransmitted(h.seq))
             {
-                RttSample(*s, now - s->state.SentAt(h.seq));
+                RttSample(*s, s->destTag, now - s->state.SentAt(h.seq));
             }
         }
         s->highest[s->destTag] = in.state.Highest();
@@ -834,14 +970,23 @@ UdpTransport::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
     double now = Simulator::Now().GetSeconds();
     if (h.timestamp > 0)
     {
-        RttSample(*s, now - static_cast<double>(h.timestamp) * 1e-9);
+        RttSample(*s, h.island, now - static_cast<double>(h.timestamp) * 1e-9);
     }
     uint32_t& high = s->highest[h.island];
     high = std::max(high, std::min(h.count, s->state.Count()));
     std::size_t queuedBefore = s->state.QueuedRetransmissions();
+    // The ack describes every segment up to the highest the receiver saw (the end of its
+    // last NACK range when the list was cut at MaxNackRanges): the rest has arrived.
+    uint32_t known = std::min(h.count, s->state.Count());
+    if (!nacks.empty())
+    {
+        uint64_t lastEnd = static_cast<uint64_t>(nacks.back().first) + nacks.back().second;
+        uint32_t end = static_cast<uint32_t>(std::min<uint64_t>(lastEnd, s->state.Count()));
+        known = nacks.size() >= m_maxNackRanges ? std::min(known, end) : std::max(known, end);
+    }
     Feedback fb;
-    fb.progress =
-        s->state.OnAck(h.island, h.seq, nacks, static_cast<double>(h.timestamp) * 1e-9);
+    fb.progress = s->state.OnAck(h.island, h.seq, nacks,
+                                 static_cast<double>(h.timestamp) * 1e-9, known);
     fb.lost = static_cast<uint32_t>(
         std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
     fb.lostHighest = s->state.LastQueuedHighest();

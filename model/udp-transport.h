@@ -10,6 +10,7 @@
 #include "outgoing-transfer.h"
 
 #include "ns3/event-id.h"
+#include "ns3/net-device.h"
 #include "ns3/socket.h"
 
 #include <map>
@@ -72,13 +73,23 @@ class UdpTransport : public IslandTransport
         bool released = false; ///< Every new segment has been sent.
         EventId sendEvent;
         EventId rtoEvent;
-        double srtt = 0;
-        double rttvar = 0;
-        bool sampled = false;
+        double srtt = 0;   ///< Of the slowest receiver (largest SRTT + 4 RTTVAR).
+        double rttvar = 0; ///< Of the same receiver.
+        /// Per receiver (multicast: each member; else the one destination): SRTT, RTTVAR,
+        /// sampled yet.
+        struct Rtt
+        {
+            double srtt = 0;
+            double rttvar = 0;
+            bool sampled = false;
+        };
+        std::map<uint32_t, Rtt> rtts;
         uint32_t backoff = 1;
         Time lastProgress;
         Time opened;
         std::map<uint32_t, uint32_t> highest; ///< receiver -> one past its highest segment
+        std::vector<Ptr<NetDevice>> egress; ///< This node's devices the stream leaves by.
+        Time egressAt = Seconds(-1);        ///< When egress was looked up.
     };
 
     /// What an ack (or a sum) told a stream.
@@ -139,11 +150,16 @@ class UdpTransport : public IslandTransport
     uint32_t ValuesPerSegment(uint8_t type) const;
     Ptr<Packet> MakePayload(const OutMessage& m, uint32_t seq);
     void SendNext(uint64_t handle);
+    /// Local flow control: how long \p s must wait for its egress queues to drain below
+    /// HostQueue (zero: send now).
+    Time EgressBackoff(Stream& s);
+    /// The devices of this node a packet of \p s leaves by (unicast: the route's).
+    void LookupEgress(Stream& s);
     void Release(Stream& s);
     void Finish(uint64_t handle);
     void ArmRto(uint64_t handle);
     void OnRto(uint64_t handle);
-    void RttSample(Stream& s, double sample);
+    void RttSample(Stream& s, uint32_t receiver, double sample);
     Stream* FindByDest(uint32_t round, uint32_t destTag, uint16_t tag);
 
     void HandleRead(Ptr<Socket> socket);
@@ -160,6 +176,7 @@ class UdpTransport : public IslandTransport
     uint16_t m_port;
     uint32_t m_maxNackRanges;
     uint32_t m_maxResendRequests;
+    double m_hostQueue;
 
     Ptr<Socket> m_socket;
     MulticastSender m_multicast;

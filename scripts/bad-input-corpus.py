@@ -381,8 +381,8 @@ def schedule_variants(text):
               '["ring"]}]}', "reject", 1, ["patterns"]))
     v.append(("patterns-unknown", '{"rounds": [{"cliques": [["AMS", "FRA"]], "patterns": '
               '["broadcast"]}]}', "reject", 1, ["broadcast"]))
-    v.append(("patterns-valid", '{"rounds": [{"cliques": [["AMS", "FRA"], ["LON", "NYC"]], '
-              '"patterns": ["ring", "multicast"]}]}', "accept", None, []))
+    v.append(("patterns-valid", '{"rounds": [{"cliques": [["AMS", "FRA", "SEO"], ["LON", '
+              '"NYC"]], "patterns": ["ring", "ps"]}]}', "accept", None, []))
     for cut in (1, len(text) // 4, len(text) // 2, len(text) - 3):
         v.append(("truncated-%d" % cut, text[:cut], "reject", None, []))
     deep = '{"name": "deep", "rounds": ' + "[" * 40000 + "]" * 40000 + "}"

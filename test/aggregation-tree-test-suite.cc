@@ -332,7 +332,7 @@ class TreeAnalyticTestCase : public TestCase
         s.SetTopology(BinaryTreeTopology(2, m_rate, m_d));
         s.SetSchedule(AllMembers(4));
         NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
-        caps.aggregationTree = tree;
+        caps.aggregationDesign = tree ? AggregationDesign::TREE : AggregationDesign::SINGLE;
         caps.fpgaDevices = {"T1D", "T2D", "T3D"};
         caps.fpgaOnAllDevices = false;
         s.SetCapabilities(caps);
@@ -412,7 +412,7 @@ class NineCityTreeTestCase : public TestCase
         s.SetGraphOptions(o);
         s.SetSchedule(Schedule::Load(kData + "/schedules/all-in-one.json", topo.CityCodes()));
         NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
-        caps.aggregationTree = tree;
+        caps.aggregationDesign = tree ? AggregationDesign::TREE : AggregationDesign::SINGLE;
         s.SetCapabilities(caps);
         s.SetIslandAttribute("ModelBytes", UintegerValue(m_model));
         s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));

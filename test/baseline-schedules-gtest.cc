@@ -83,6 +83,38 @@ TEST(BaselineSchedules, ExponentialGraphPairsPowersOfTwoApart)
     nine.Validate(Islands(9));
 }
 
+TEST(BaselineSchedules, ExponentialGraphCoversEveryIslandEveryRound)
+{
+    for (std::size_t n = 3; n <= 33; ++n)
+    {
+        auto islands = Islands(n);
+        Schedule s = BaselineSchedules::ExponentialGraph(islands);
+        s.Validate(islands);
+        std::size_t rounds = 0;
+        for (std::size_t hop = 1; hop < n; hop *= 2)
+        {
+            ++rounds;
+        }
+        ASSERT_EQ(s.Period(), rounds) << n;
+        for (std::size_t r = 0; r < s.Period(); ++r)
+        {
+            std::multiset<std::string> seen;
+            std::size_t triples = 0;
+            for (const auto& c : s.Rounds()[r].cliques)
+            {
+                EXPECT_GE(c.size(), 2u) << n << " round " << r;
+                EXPECT_LE(c.size(), 3u) << n << " round " << r;
+                triples += c.size() == 3 ? 1 : 0;
+                seen.insert(c.begin(), c.end());
+            }
+            // Every island exactly once: one peer, or two in the one clique of three (odd n).
+            EXPECT_EQ(seen, std::multiset<std::string>(islands.begin(), islands.end()))
+                << n << " round " << r;
+            EXPECT_EQ(triples, n % 2) << n << " round " << r;
+        }
+    }
+}
+
 TEST(BaselineSchedules, GridRowsThenColumns)
 {
     auto islands = Islands(9);
@@ -113,18 +145,25 @@ TEST(BaselineSchedules, GridRowsThenColumns)
     EXPECT_EQ(BaselineSchedules::Grid(Islands(7)).Period(), 1u);                    // prime
 }
 
-TEST(BaselineSchedules, StarAndDiLoCo)
+TEST(BaselineSchedules, CollectivesAndDiLoCo)
 {
     auto islands = Islands(5);
-    Schedule star = BaselineSchedules::Star(islands, "I2");
-    ASSERT_EQ(star.Period(), 4u);
-    for (const auto& r : star.Rounds())
+    const std::vector<std::pair<ExchangePattern, std::string>> collectives{
+        {ExchangePattern::RING, "ring-allreduce"},
+        {ExchangePattern::TREE, "tree-allreduce"},
+        {ExchangePattern::PARAMETER_SERVER, "parameter-server"},
+        {ExchangePattern::ALL_TO_ALL, "all-to-all"}};
+    for (const auto& [pattern, name] : collectives)
     {
-        ASSERT_EQ(r.cliques.size(), 1u);
-        EXPECT_EQ(r.cliques[0][0], "I2");
-        EXPECT_EQ(r.cliques[0].size(), 2u);
+        Schedule c = BaselineSchedules::Collective(islands, pattern);
+        EXPECT_EQ(c.GetName(), name);
+        ASSERT_EQ(c.Period(), 1u);
+        ASSERT_EQ(c.Rounds()[0].cliques.size(), 1u);
+        EXPECT_EQ(c.Rounds()[0].cliques[0].size(), 5u);
+        ASSERT_EQ(c.Rounds()[0].patterns.size(), 1u);
+        EXPECT_EQ(c.Rounds()[0].patterns[0], pattern);
+        c.Validate(islands);
     }
-    EXPECT_EQ(AllCliques(star).size(), 4u);
     Schedule d = BaselineSchedules::DiLoCo(islands, 4);
     ASSERT_EQ(d.Period(), 4u);
     for (std::size_t r = 0; r < 3; ++r)
@@ -134,7 +173,26 @@ TEST(BaselineSchedules, StarAndDiLoCo)
     EXPECT_EQ(d.Rounds()[3].cliques.size(), 1u);
     EXPECT_EQ(d.Rounds()[3].cliques[0].size(), 5u);
     d.Validate(islands);
-    EXPECT_EQ(BaselineSchedules::All(islands, "I0", 3).size(), 6u);
+    auto all = BaselineSchedules::All(islands, 3);
+    std::vector<std::string> names;
+    for (const auto& b : all)
+    {
+        names.push_back(b.schedule.GetName());
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"ring-allreduce", "tree-allreduce",
+                                               "parameter-server", "all-to-all", "grid",
+                                               "exp-graph", "diloco-3"}));
+    // DiLoCo carries its outer optimizer (DiLoCo paper: Nesterov 0.9, outer rate 0.7).
+    const auto& meta = all.back().metadata;
+    EXPECT_DOUBLE_EQ(meta.at("outer_learning_rate"), 0.7);
+    EXPECT_DOUBLE_EQ(meta.at("outer_momentum"), 0.9);
+    EXPECT_DOUBLE_EQ(meta.at("nesterov"), 1.0);
+    EXPECT_DOUBLE_EQ(meta.at("local_steps"), 3.0);
+    DiLoCoOuter outer;
+    outer.learningRate = 0.5;
+    EXPECT_DOUBLE_EQ(BaselineSchedules::All(islands, 3, outer).back().metadata.at(
+                         "outer_learning_rate"),
+                     0.5);
 }
 
 TEST(BaselineSchedules, NearestNeighbourOrderIsRegional)
@@ -155,27 +213,6 @@ TEST(BaselineSchedules, BadInputIsRejected)
 {
     EXPECT_THROW(BaselineSchedules::AllReduce({}), std::invalid_argument);
     EXPECT_THROW(BaselineSchedules::Ring({"A", "A"}), std::invalid_argument);
-    EXPECT_THROW(BaselineSchedules::Star(Islands(3), "X"), std::invalid_argument);
+    EXPECT_THROW(BaselineSchedules::Collective({}, ExchangePattern::RING), std::invalid_argument);
     EXPECT_THROW(BaselineSchedules::DiLoCo(Islands(3), 0), std::invalid_argument);
-}
-
-TEST(BaselineSchedules, CentralIslandMinimisesTheWorstLatency)
-{
-    NetworkGraph g = NetworkGraph::FromTopology(TopologyReader::ReadFile(
-        std::string(INTELLIGENT_NETWORK_DATA_DIR) + "/nine-city.topology"));
-    RoutePlanner routes(g);
-    auto islands = g.IslandCities();
-    std::string centre = BaselineSchedules::CentralIsland(routes, islands);
-    auto worst = [&](const std::string& a) {
-        double w = 0;
-        for (const auto& b : islands)
-        {
-            w = std::max(w, routes.PathLatency(g.IslandNode(a), g.IslandNode(b)));
-        }
-        return w;
-    };
-    for (const auto& c : islands)
-    {
-        EXPECT_LE(worst(centre), worst(c)) << c;
-    }
 }

@@ -19,10 +19,21 @@ if(TARGET optimize-schedule)
     set_tests_properties(cli/optimize-then-simulate-${mode} PROPERTIES LABELS cli TIMEOUT 600)
   endforeach()
 endif()
+# Synthetic topologies of 64 cities end to end: optimizer -> packet level on the same network.
+if(TARGET optimize-schedule)
+  add_test(NAME cli/synthetic-64-end-to-end
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/synthetic-end-to-end.sh
+                   $<TARGET_FILE:optimize-schedule> $<TARGET_FILE:nine-city-training> 64)
+  set_tests_properties(cli/synthetic-64-end-to-end PROPERTIES LABELS cli TIMEOUT 600)
+endif()
 # Impossible input to the optimizer CLI is rejected clearly.
 if(TARGET optimize-schedule)
   add_test(NAME cli/optimize-bad-input
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/optimize-errors.sh
                    $<TARGET_FILE:optimize-schedule> ${CMAKE_CURRENT_SOURCE_DIR}/data)
   set_tests_properties(cli/optimize-bad-input PROPERTIES LABELS cli TIMEOUT 300)
+  add_test(NAME cli/optimize-json
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/optimize-json.sh
+                   $<TARGET_FILE:optimize-schedule>)
+  set_tests_properties(cli/optimize-json PROPERTIES LABELS cli TIMEOUT 300)
 endif()

@@ -153,8 +153,10 @@ class TwoFormsTestCase : public TestCase
             ExperimentOptions o("test", kAllGroups);
             o.ParseArguments({"--ns3::ExperimentOptions::LinkRate=2.5e9", "--mode=multicast"});
             NS_TEST_EXPECT_MSG_EQ(o.ToGraphOptions().privateRateBps, 2.5e9, "own attribute");
-            NS_TEST_EXPECT_MSG_EQ(o.ToGraphOptions().accessRateBps, 0,
-                                  "--linkRate leaves the access links alone (one meaning)");
+            NS_TEST_EXPECT_MSG_EQ(o.ToGraphOptions().metroRateBps, 0,
+                                  "--linkRate leaves the metro links alone (one meaning)");
+            NS_TEST_EXPECT_MSG_EQ(o.ToGraphOptions().exchangeRateBps, 0,
+                                  "--linkRate leaves the exchange links alone (one meaning)");
             NS_TEST_EXPECT_MSG_EQ(o.ToCapabilities(Topology()).multicast, true, "mode");
         }
         Config::Reset();
@@ -211,6 +213,95 @@ class ValidationTestCase : public TestCase
         std::string e = ErrorOf([&] { fluid.ParseArguments({"--RngRun=2"}); });
         NS_TEST_EXPECT_MSG_NE(e.find("would have no effect"), std::string::npos,
                               "a fluid program refuses ns-3 globals: " + e);
+        Config::Reset();
+    }
+};
+
+/// The metro fabric's, the latency check's and the routing metric's options reach the graph:
+/// defaults are NetworkGraphOptions' own, given values land in their fields and change the
+/// graph built from the nine cities; bad values are refused with the flag named.
+class NetworkOptionsTestCase : public TestCase
+{
+  public:
+    NetworkOptionsTestCase()
+        : TestCase("network options: metro, exchange, latency check and routing metric")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const NetworkGraphOptions d;
+        Config::Reset();
+        {
+            ExperimentOptions o("test", kAllGroups);
+            o.ParseArguments({});
+            NetworkGraphOptions g = o.ToGraphOptions();
+            NS_TEST_EXPECT_MSG_EQ(g.metroRateBps, d.metroRateBps, "metro rate default");
+            NS_TEST_EXPECT_MSG_EQ(g.metroLatencyS, d.metroLatencyS, "metro latency default");
+            NS_TEST_EXPECT_MSG_EQ(g.exchange, d.exchange, "exchange default");
+            NS_TEST_EXPECT_MSG_EQ(g.exchangeLatencyS, d.exchangeLatencyS, "exchange latency");
+            NS_TEST_EXPECT_MSG_EQ((g.latencyCheck == d.latencyCheck), true, "check default");
+            NS_TEST_EXPECT_MSG_EQ((g.routing.metric == d.routing.metric), true, "metric");
+            NS_TEST_EXPECT_MSG_EQ(g.routing.hopCostS, d.routing.hopCostS, "hop cost");
+            NS_TEST_EXPECT_MSG_EQ(g.routing.capacityCostBits, d.routing.capacityCostBits,
+                                  "capacity cost");
+        }
+        Config::Reset();
+        {
+            ExperimentOptions o("test", kAllGroups);
+            o.ParseArguments({"--accessRate=5e9", "--metroLatency=1e-4", "--cityExchange=false",
+                              "--exchangeLatency=1e-3", "--latencyCheck=fix",
+                              "--routingMetric=latency+capacity", "--hopCost=2e-4",
+                              "--capacityCost=1e6"});
+            NetworkGraphOptions g = o.ToGraphOptions();
+            NS_TEST_EXPECT_MSG_EQ(g.metroRateBps, 5e9, "--accessRate: metro links");
+            NS_TEST_EXPECT_MSG_EQ(g.exchangeRateBps, 5e9, "--accessRate: exchange links");
+            NS_TEST_EXPECT_MSG_EQ(g.accessRateBps, 0, "the island's own link keeps its default");
+            NS_TEST_EXPECT_MSG_EQ(g.metroLatencyS, 1e-4, "--metroLatency");
+            NS_TEST_EXPECT_MSG_EQ(g.exchange, false, "--cityExchange");
+            NS_TEST_EXPECT_MSG_EQ(g.exchangeLatencyS, 1e-3, "--exchangeLatency");
+            NS_TEST_EXPECT_MSG_EQ((g.latencyCheck == LatencyCheckMode::FIX), true,
+                                  "--latencyCheck");
+            NS_TEST_EXPECT_MSG_EQ((g.routing.metric == RoutingMetric::LATENCY_CAPACITY), true,
+                                  "--routingMetric");
+            NS_TEST_EXPECT_MSG_EQ(g.routing.hopCostS, 2e-4, "--hopCost");
+            NS_TEST_EXPECT_MSG_EQ(g.routing.capacityCostBits, 1e6, "--capacityCost");
+
+            // They change the graph: no exchange node, metro links at 100 us and 5 Gbit/s,
+            // SEO1-TYO2 raised to the fibre bound (5.648 ms for 1152.6 km).
+            Topology topo = TopologyReader::ReadFile(std::string(INTELLIGENT_NETWORK_DATA_DIR) +
+                                                     "/nine-city.topology");
+            NetworkGraph graph = NetworkGraph::FromTopology(topo, g);
+            bool exchangeNode = false;
+            for (const GraphNode& n : graph.Nodes())
+            {
+                exchangeNode = exchangeNode || n.kind == NodeKind::EXCHANGE;
+            }
+            NS_TEST_EXPECT_MSG_EQ(exchangeNode, false, "no exchange node");
+            int64_t metro = graph.FindEdge(graph.NodeByName("FRA1"),
+                                           static_cast<uint32_t>(graph.MetroNode("FRA")));
+            NS_TEST_ASSERT_MSG_NE(metro, -1, "FRA1's metro link");
+            NS_TEST_EXPECT_MSG_EQ(graph.Edges()[metro].latencyS, 1e-4, "metro latency");
+            NS_TEST_EXPECT_MSG_EQ(graph.Edges()[metro].capacityBps, 5e9, "metro rate");
+            int64_t seoTyo = graph.FindEdgeByNames("SEO1", "TYO2");
+            NS_TEST_ASSERT_MSG_NE(seoTyo, -1, "SEO1-TYO2");
+            NS_TEST_EXPECT_MSG_EQ_TOL(graph.Edges()[seoTyo].latencyS, 5.648e-3, 1e-6,
+                                      "raised to the bound");
+        }
+        for (const auto& [arg, want] : std::vector<std::pair<std::string, std::string>>{
+                 {"--latencyCheck=maybe", "--latencyCheck=maybe: not one of"},
+                 {"--routingMetric=hops", "--routingMetric=hops: not one of"},
+                 {"--metroLatency=0", "--metroLatency=0: out of range"},
+                 {"--hopCost=-1", "--hopCost=-1: out of range"},
+                 {"--capacityCost=nan", "--capacityCost=nan: not a number"}})
+        {
+            Config::Reset();
+            ExperimentOptions o("test", kAllGroups);
+            std::string e = ErrorOf([&] { o.ParseArguments({arg}); });
+            NS_TEST_EXPECT_MSG_NE(e.find(want), std::string::npos,
+                                  arg + ": got '" + e + "', want '" + want + "'");
+        }
         Config::Reset();
     }
 };
@@ -306,6 +397,7 @@ class ExperimentOptionsTestSuite : public TestSuite
         AddTestCase(new TableTestCase, TestCase::QUICK);
         AddTestCase(new TwoFormsTestCase, TestCase::QUICK);
         AddTestCase(new ValidationTestCase, TestCase::QUICK);
+        AddTestCase(new NetworkOptionsTestCase, TestCase::QUICK);
         AddTestCase(new AppliedTestCase, TestCase::QUICK);
         AddTestCase(new OptimizedNameTestCase, TestCase::QUICK);
     }

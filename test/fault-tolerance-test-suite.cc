@@ -80,22 +80,6 @@ LostBytes(const ScenarioResult& r, uint64_t model, uint32_t peers)
     return lost;
 }
 
-/// Three cities A, B, C; A-B direct (5 ms) is shorter than A-C-B (3 + 3 ms); no public paths.
-Topology
-Triangle()
-{
-    Topology t("triangle");
-    for (const char* c : {"A", "B", "C"})
-    {
-        t.AddCity(City{c, c, 0.0, 0.0});
-        t.AddDevice(Device{std::string(c) + "D", c, 1e12, ""});
-    }
-    t.AddLink(TopologyLink{LinkKind::PRIVATE, "AD", "BD", 5e-3, 10e9});
-    t.AddLink(TopologyLink{LinkKind::PRIVATE, "AD", "CD", 3e-3, 10e9});
-    t.AddLink(TopologyLink{LinkKind::PRIVATE, "CD", "BD", 3e-3, 10e9});
-    return t;
-}
-
 /**
  * A private link fails in the middle of round 0; after a detection delay the network reroutes
  * (routes, multicast trees and rates recomputed without it). SEO's only private link
@@ -130,7 +114,7 @@ class LinkFailureTestCase : public TestCase
         }
         else
         {
-            s.SetTopology(Triangle());
+            s.SetTopology(TriangleTopology());
             s.SetSchedule(Schedule("ab", {ScheduleRound{{{"A", "B"}}}}));
         }
         s.SetCapabilities(NetworkCapabilities::ForPattern(m_mode));
@@ -307,8 +291,7 @@ class FpgaFailureTestCase : public TestCase
         ScenarioResult r = s.Run();
         NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
         // A multicast of the model over two 10 Gbps hops of 2 ms, plus the timeout.
-        double transfer = PacedTransferTime(model, 8192, {1e12, 10e9, 10e9, 1e12},
-                                            {10e-6, 2e-3, 2e-3, 10e-6});
+        double transfer = PacedTransferTime(model, 8192, IslandPath({10e9, 10e9}, {2e-3, 2e-3}, 1e12));
         for (const auto& city : s.GetIslandCities())
         {
             Ptr<TrainingIsland> app = s.GetIsland(city);

@@ -45,13 +45,9 @@ class FluidAgreementTestCase : public TestCase
         NetworkGraphOptions options;
         options.privateRateBps = m_linkRate;
         NetworkCapabilities caps = NetworkCapabilities::ForPattern(m_mode);
-        // The fluid CostModel charges the one-point aggregation (every member's path to one
-        // FPGA) until TrafficPlanner::Exchange gives it the trees: compare like with like.
-        caps.aggregationTree = false;
-        // Nor does it divide an FPGA's slot memory among the cliques it serves in a round (it
-        // caps a clique at aggregationSlots x slotBytes): give every FPGA room for as many
-        // full pools as there are islands, so that sharing never binds.
-        caps.fpgaMemoryBytes = 9ull * caps.aggregationSlots * caps.slotBytes;
+        // The packet level runs one-point aggregation until its exchange classes read
+        // TrafficPlanner::Exchange: compare the fluid model's one-point design with it.
+        caps.aggregationDesign = AggregationDesign::SINGLE;
 
         CostParameters params;
         params.modelBytes = model;

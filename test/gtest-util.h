@@ -100,6 +100,23 @@ ExpectInputError(const std::function<void()>& fn,
     return InputError("", 0, "", "");
 }
 
+/// Run \p fn, expect an exception of type \p E whose message contains \p fragment.
+template <typename E>
+void
+ExpectThrowContaining(const std::function<void()>& fn, const std::string& fragment)
+{
+    try
+    {
+        fn();
+    }
+    catch (const E& e)
+    {
+        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+        return;
+    }
+    ADD_FAILURE() << "expected an exception mentioning '" << fragment << "'";
+}
+
 } // namespace testutil
 } // namespace ns3
 

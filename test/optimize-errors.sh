@@ -29,5 +29,11 @@ expect_error too-many-islands "ZZZ" --islands=AMS,FRA,ZZZ
 expect_error sub-bit-bandwidth "--linkRate=0.5: out of range" --linkRate=0.5
 expect_error negative-bandwidth "linkRate" --linkRate=-1e9
 expect_error bad-mode "--mode=anycast: not one of" --mode=anycast
+expect_error bad-capability "unknown item" --capabilities=unicast,anycast
+expect_error mode-and-capabilities "same setting with different values" --mode=multicast --capabilities=unicast
+expect_error bad-aggregation "not one of tree | single" --aggregation=double
+expect_error bad-pattern "unknown exchange pattern" --patterns=ring,gossip
+expect_error disallowed-pattern "not allowed" --capabilities=unicast --patterns=multicast
+expect_error tiny-fpga-memory "FPGA memory" --capabilities=unicast,multicast,aggregation --fpgaMemory=100
 expect_error duplicate-island "twice" --islands=AMS,FRA,AMS
 finish_cases "all impossible inputs rejected clearly"

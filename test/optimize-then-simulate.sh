@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The optimizer's schedule drives the ns-3 scenario: optimize-schedule writes the best
 # schedule for a mode, nine-city-training simulates it, and the simulated round matches the
-# optimizer's fluid round time within 3%.
+# optimizer's fluid round time within 3%. Until the packet level reads the schedule's
+# patterns (it runs the capability set's richest pattern, one-point aggregation), the
+# optimizer is restricted to that pattern (--patterns, --aggregation=single).
 # Usage: optimize-then-simulate.sh <optimize-schedule> <nine-city-training> <mode>
 set -euo pipefail
 OPT="$1"
@@ -9,7 +11,14 @@ SIM="$2"
 MODE="$3"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-"$OPT" --mode="$MODE" --modelBytes=4e6 --computeTime=0.05 --period=2 --baselines=0 \
+case "$MODE" in
+  unicast) CAPS=(--capabilities=unicast --patterns=all-to-all) ;;
+  multicast) CAPS=(--capabilities=unicast,multicast --patterns=multicast) ;;
+  aggregation) CAPS=(--capabilities=unicast,multicast,aggregation --patterns=aggregation
+                     --aggregation=single) ;;
+  *) echo "unknown mode $MODE"; exit 2 ;;
+esac
+"$OPT" "${CAPS[@]}" --modelBytes=4e6 --computeTime=0.05 --period=2 --baselines=0 \
   --out="$TMP/best.json" 2>/dev/null | tee "$TMP/opt.txt" | tail -3
 "$SIM" --mode="$MODE" --modelBytes=4e6 --computeTime=0.05 --schedule="$TMP/best.json" \
   --rounds=2 --db="$TMP/r.db" --quiet=1

@@ -123,4 +123,20 @@ TEST(OptionValidator, FlagsChoicesLists)
     EXPECT_EQ(OptionValidator::ToText(nlohmann::json(true)), "true");
 }
 
+TEST(OptionValidator, TypeChoiceMapsShortNamesToTypeIds)
+{
+    auto c = OptionValidator::TypeChoice("ns3::Tcp", {"NewReno", "Cubic", "Bbr"});
+    EXPECT_EQ(c.Parse("--congestionControl", "Bbr").get<std::string>(), "Bbr");
+    EXPECT_NE(Refusal(c, "Vegas").find("not one of NewReno | Cubic | Bbr"), std::string::npos);
+    // The attribute holds the full TypeId name, and its value reads back as the short one.
+    EXPECT_EQ(c.ToAttributeText(nlohmann::json("Cubic"), "ns3::TypeIdValue"), "ns3::TcpCubic");
+    EXPECT_EQ(c.ParseAttribute("--a", "ns3::TcpNewReno", "ns3::TypeIdValue").get<std::string>(),
+              "NewReno");
+    EXPECT_THROW(c.ParseAttribute("--a", "ns3::TcpVegas", "ns3::TypeIdValue"),
+                 std::invalid_argument);
+    // A plain choice keeps the text as it is.
+    auto plain = OptionValidator::Choice({"Cubic"});
+    EXPECT_EQ(plain.ToAttributeText(nlohmann::json("Cubic"), "ns3::TypeIdValue"), "Cubic");
+}
+
 } // namespace

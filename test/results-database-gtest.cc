@@ -544,7 +544,11 @@ TEST(ResultsDatabase, RunRoundsViewResolvesPatternsAndLinkRate)
     db.InsertRound(id, RoundRecord{1, 1, "FRA+NYC", 1.5, 2.75, 40, 0, "aggregation"});
     db.InsertLink(id, LinkRecord{"A-B", "private", "A", "B", 10e9, 1, 1, 1, 0, 0});
     db.InsertLink(id, LinkRecord{"B-C", "private", "B", "C", 40e9, 1, 1, 1, 0, 0});
-    db.InsertLink(id, LinkRecord{"A-I", "access", "I", "A", 100e9, 1, 1, 1, 0, 0});
+    // --accessRate sets the devices' metro links: access_rate_bps is the slowest of them (an
+    // island's own access link, 400 Gbit/s here, is not what --accessRate sets).
+    db.InsertLink(id, LinkRecord{"A-M", "metro", "A", "M", 100e9, 1, 1, 1, 0, 0});
+    db.InsertLink(id, LinkRecord{"B-M", "metro", "B", "M", 120e9, 1, 1, 1, 0, 0});
+    db.InsertLink(id, LinkRecord{"I-M", "access", "I", "M", 400e9, 1, 1, 1, 0, 0});
     // Run 2: no links recorded (failed early); linkRate given as 5e9.
     RunRecord run2;
     run2.runKey = "two";

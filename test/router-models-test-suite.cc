@@ -20,8 +20,7 @@ namespace
 {
 
 const std::string kData = INTELLIGENT_NETWORK_DATA_DIR;
-const double kAccessRate = 1e12;
-const double kAccessLatency = 10e-6;
+const double kEdgeRate = 1e12; ///< Device edge capacity: metro and access links run at it.
 
 /// All leaves of a star in one clique.
 Schedule
@@ -77,7 +76,7 @@ class MulticastBytesPerLinkTestCase : public TestCase
         for (ExchangePattern mode : {ExchangePattern::MULTICAST, ExchangePattern::ALL_TO_ALL})
         {
             ScenarioHelper s;
-            s.SetTopology(StarTopology(4, 10e9, 2e-3, kAccessRate));
+            s.SetTopology(StarTopology(4, 10e9, 2e-3, kEdgeRate));
             s.SetSchedule(AllLeaves(4));
             s.SetCapabilities(NetworkCapabilities::ForPattern(mode));
             s.SetIslandAttribute("ModelBytes", UintegerValue(model));
@@ -87,17 +86,24 @@ class MulticastBytesPerLinkTestCase : public TestCase
             for (int i = 0; i < 4; ++i)
             {
                 std::string leaf = "L" + std::to_string(i);
-                NS_TEST_EXPECT_MSG_EQ(Payload(s, leaf, leaf + "D"), copies * model,
+                std::string metro = leaf + "-metro";
+                NS_TEST_EXPECT_MSG_EQ(Payload(s, leaf, metro), copies * model,
                                       leaf << " access uplink");
+                NS_TEST_EXPECT_MSG_EQ(Payload(s, metro, leaf + "D"), copies * model,
+                                      leaf << " metro uplink");
                 NS_TEST_EXPECT_MSG_EQ(Payload(s, leaf + "D", "HUBD"), copies * model,
                                       leaf << " uplink");
                 NS_TEST_EXPECT_MSG_EQ(Payload(s, "HUBD", leaf + "D"), 3 * model,
                                       leaf << " downlink: one copy from each other source");
-                NS_TEST_EXPECT_MSG_EQ(Payload(s, leaf + "D", leaf), 3 * model,
+                NS_TEST_EXPECT_MSG_EQ(Payload(s, leaf + "D", metro), 3 * model,
+                                      leaf << " metro downlink");
+                NS_TEST_EXPECT_MSG_EQ(Payload(s, metro, leaf), 3 * model,
                                       leaf << " access downlink");
             }
-            NS_TEST_EXPECT_MSG_EQ(Payload(s, "HUBD", "HUB"), 0u, "multicast leaked to a "
-                                                                 "non-member");
+            NS_TEST_EXPECT_MSG_EQ(Payload(s, "HUBD", "HUB-metro"), 0u,
+                                  "multicast leaked to a non-member");
+            NS_TEST_EXPECT_MSG_EQ(Payload(s, "HUB-metro", "HUB"), 0u,
+                                  "multicast leaked to a non-member");
             Simulator::Destroy();
         }
     }
@@ -120,7 +126,7 @@ class OneToManyTestCase : public TestCase
     {
         const uint32_t k = 4;
         ScenarioHelper s;
-        s.SetTopology(StarTopology(k + 1, 10e9, 3e-3, kAccessRate));
+        s.SetTopology(StarTopology(k + 1, 10e9, 3e-3, kEdgeRate));
         s.SetSchedule(AllLeaves(k + 1));
         s.SetCapabilities(NetworkCapabilities::ForPattern(mode));
         s.SetIslandAttribute("ModelBytes", UintegerValue(m_model));
@@ -152,13 +158,13 @@ class OneToManyTestCase : public TestCase
 
     void DoRun() override
     {
-        double one = PacedTransferTime(m_model, 8192, {kAccessRate, 10e9, 10e9, kAccessRate},
-                                       {kAccessLatency, 3e-3, 3e-3, kAccessLatency});
+        const Hops path = IslandPath({10e9, 10e9}, {3e-3, 3e-3}, kEdgeRate);
+        double one = PacedTransferTime(m_model, 8192, path);
         double multicast = RunOnce(ExchangePattern::MULTICAST);
         double unicast = RunOnce(ExchangePattern::ALL_TO_ALL);
         NS_TEST_EXPECT_MSG_EQ_TOL(multicast, one, 0.02 * one,
                                   "multicast " << multicast << " s vs one transfer " << one);
-        double four = 4 * (one - 6.02e-3) + 6.02e-3;
+        double four = 4 * (one - path.Latency()) + path.Latency();
         NS_TEST_EXPECT_MSG_EQ_TOL(unicast, four, 0.05 * four,
                                   "unicast " << unicast << " s vs four transfers " << four);
     }
@@ -179,7 +185,7 @@ class AggregationAnalyticTestCase : public TestCase
     ScenarioResult RunMode(ExchangePattern mode)
     {
         ScenarioHelper s;
-        s.SetTopology(StarTopology(m_k, m_rate, m_d, kAccessRate));
+        s.SetTopology(StarTopology(m_k, m_rate, m_d, kEdgeRate));
         s.SetSchedule(AllLeaves(m_k));
         NetworkCapabilities caps = NetworkCapabilities::ForPattern(mode);
         caps.fpgaOnAllDevices = false;
@@ -198,7 +204,9 @@ class AggregationAnalyticTestCase : public TestCase
         uint64_t n = (m_model + 8191) / 8192;
         double w = WireFormat::WireBytes(8192) * 8.0;
         double wLast = WireFormat::WireBytes(m_model - (n - 1) * 8192) * 8.0;
-        double hop = 2 * (wLast / kAccessRate + kAccessLatency) + 2 * (wLast / m_rate + m_d);
+        // Up and down: access and metro link of the member (store and forward of the last
+        // segment), the link to the hub.
+        double hop = 2 * (2 * wLast / kEdgeRate + IslandLegLatency()) + 2 * (wLast / m_rate + m_d);
 
         ScenarioResult agg = RunMode(ExchangePattern::AGGREGATION);
         NS_TEST_ASSERT_MSG_EQ(agg.complete, true, agg.error);
@@ -251,7 +259,7 @@ class SlotBackPressureTestCase : public TestCase
         const uint64_t model = 4000000;
         const double far = 20e-3;
         ScenarioHelper s;
-        s.SetTopology(StarTopology({far, 1e-3, 1e-3}, 10e9, kAccessRate));
+        s.SetTopology(StarTopology({far, 1e-3, 1e-3}, 10e9, kEdgeRate));
         s.SetSchedule(AllLeaves(3));
         NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
         caps.aggregationSlots = slots;
@@ -347,7 +355,7 @@ class OverflowReportedTestCase : public TestCase
     void DoRun() override
     {
         ScenarioHelper s;
-        s.SetTopology(StarTopology(3, 10e9, 1e-3, kAccessRate));
+        s.SetTopology(StarTopology(3, 10e9, 1e-3, kEdgeRate));
         s.SetSchedule(AllLeaves(3));
         s.SetCapabilities(NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION));
         s.SetIslandAttribute("ModelBytes", UintegerValue(400000));

@@ -1,12 +1,16 @@
 # Registers every ns-3 TestSuite of the module with CTest (standalone build).
 set(IN_NS3_SUITES
     intelligent-network-exchange
+    intelligent-network-collectives
     intelligent-network-routers
     intelligent-network-faults
+    intelligent-network-loss-envelope
     intelligent-network-fluid
     intelligent-network-training
+    intelligent-network-fabric
     intelligent-network-options
     intelligent-network-aggtree
+    intelligent-network-transport
 )
 foreach(suite ${IN_NS3_SUITES})
   add_test(NAME ns3-suite/${suite}

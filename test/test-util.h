@@ -6,6 +6,7 @@
 
 // Helpers shared by the module's ns-3 TestSuites.
 
+#include "ns3/network-graph.h"
 #include "ns3/topology.h"
 #include "ns3/wire-format.h"
 
@@ -42,6 +43,23 @@ ChainTopology(const std::vector<double>& ratesBps,
     return t;
 }
 
+/// Three cities A, B, C; A-B direct (5 ms) is shorter than A-C-B (3 + 3 ms); 10 Gbps links,
+/// no public paths.
+inline Topology
+TriangleTopology()
+{
+    Topology t("triangle");
+    for (const char* c : {"A", "B", "C"})
+    {
+        t.AddCity(City{c, c, 0.0, 0.0});
+        t.AddDevice(Device{std::string(c) + "D", c, 1e12, ""});
+    }
+    t.AddLink(TopologyLink{LinkKind::PRIVATE, "AD", "BD", 5e-3, 10e9});
+    t.AddLink(TopologyLink{LinkKind::PRIVATE, "AD", "CD", 3e-3, 10e9});
+    t.AddLink(TopologyLink{LinkKind::PRIVATE, "CD", "BD", 3e-3, 10e9});
+    return t;
+}
+
 /// A star: hub city HUB (device HUBD) and \p leaves cities L0.. (devices L<i>D), each leaf
 /// device linked to the hub device at \p rateBps with one-way \p latencyS.
 inline Topology
@@ -67,6 +85,55 @@ StarTopology(uint32_t leaves, double rateBps, double latencyS, double edgeBps = 
     return StarTopology(std::vector<double>(leaves, latencyS), rateBps, edgeBps);
 }
 
+/// Hops (rates and one-way latencies) of a path between two islands.
+struct Hops
+{
+    std::vector<double> rates;
+    std::vector<double> latencies;
+    /// Sum of the latencies.
+    double Latency() const
+    {
+        double s = 0;
+        for (double l : latencies)
+        {
+            s += l;
+        }
+        return s;
+    }
+};
+
+/**
+ * The path between two islands whose devices are joined by the WAN hops \p wanRates /
+ * \p wanLatencies: at each end the island's access link (island - metro node) and its
+ * device's metro link (metro node - device), at NetworkGraphOptions' default latencies. Both
+ * run at \p legRateBps: in the test topologies (one device per city, no public paths) the
+ * metro link takes the device's edge capacity and the access link the sum of its city's
+ * links, the same figure.
+ */
+inline Hops
+IslandPath(const std::vector<double>& wanRates,
+           const std::vector<double>& wanLatencies,
+           double legRateBps)
+{
+    const NetworkGraphOptions o;
+    Hops h;
+    h.rates = {legRateBps, legRateBps};
+    h.latencies = {o.accessLatencyS, o.metroLatencyS};
+    h.rates.insert(h.rates.end(), wanRates.begin(), wanRates.end());
+    h.latencies.insert(h.latencies.end(), wanLatencies.begin(), wanLatencies.end());
+    h.rates.insert(h.rates.end(), {legRateBps, legRateBps});
+    h.latencies.insert(h.latencies.end(), {o.metroLatencyS, o.accessLatencyS});
+    return h;
+}
+
+/// Latency of one island's leg to its device (access link plus metro link).
+inline double
+IslandLegLatency()
+{
+    const NetworkGraphOptions o;
+    return o.accessLatencyS + o.metroLatencyS;
+}
+
 /// Analytic time for \p modelBytes in segments of \p segment payload bytes to cross a path of
 /// hops (rate, latency), paced at the bottleneck: all but the last segment leave back to back
 /// at the bottleneck rate; the last one is stored and forwarded on every hop.
@@ -90,6 +157,13 @@ PacedTransferTime(uint64_t modelBytes,
         t += WireFormat::WireBytes(lastPayload) * 8.0 / hopRates[h] + hopLatencies[h];
     }
     return t;
+}
+
+/// PacedTransferTime over \p hops.
+inline double
+PacedTransferTime(uint64_t modelBytes, uint32_t segment, const Hops& hops)
+{
+    return PacedTransferTime(modelBytes, segment, hops.rates, hops.latencies);
 }
 
 } // namespace intelligent_network_test

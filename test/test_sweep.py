@@ -864,7 +864,8 @@ class TestProgramDatabase(unittest.TestCase):
             want = query(db, "SELECT MAX(end_s) - MIN(start_s) FROM rounds WHERE run_id = ? "
                              "AND round = ?", (run_id, rnd))[0][0]
             self.assertAlmostEqual(round_time, want, places=12)
-        self.assertEqual(rows[0][4], "unicast,unicast,unicast")
+        # Every clique's pattern is recorded (PatternName): unicast mode runs all-to-all.
+        self.assertEqual(rows[0][4], "all-to-all,all-to-all,all-to-all")
         self.assertEqual(rows[1][4], "multicast,multicast,multicast")
         self.assertEqual(rows[0][5], 10e9)  # the topology's private links, not 0 ("default")
         self.assertEqual(rows[1][5], 2e9)

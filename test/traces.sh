@@ -19,9 +19,9 @@ def need(cond, what):
         fail.append(what)
 # One pcap per device end, named <node>-<peer>: the AMS island's access link and a WAN link.
 pcaps = [f for f in files if f.endswith(".pcap")]
-need("AMS-AMS1.pcap" in pcaps and "AMS1-AMS.pcap" in pcaps, "access link pcaps named by city and device")
+need("AMS-AMS-metro.pcap" in pcaps and "AMS-metro-AMS.pcap" in pcaps, "access link pcaps named by city and metro node")
 need("SEO1-TYO2.pcap" in pcaps and "TYO2-SEO1.pcap" in pcaps, "WAN link pcaps named by device")
-with open(os.path.join(d, "AMS-AMS1.pcap"), "rb") as f:
+with open(os.path.join(d, "AMS-AMS-metro.pcap"), "rb") as f:
     magic, _, _, _, _, _, link = struct.unpack("<IHHiIII", f.read(24))
     frames = 0
     while True:

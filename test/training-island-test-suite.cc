@@ -56,10 +56,9 @@ class TwoIslandAnalyticTestCase : public TestCase
     {
         const uint32_t segment = 8192;
         const double compute = 0.02;
-        const double accessRate = 1e12;
-        const double accessLatency = 10e-6;
+        const double edgeRate = 1e12;
         ScenarioHelper s;
-        s.SetTopology(ChainTopology({m_rate}, {m_latency}, accessRate));
+        s.SetTopology(ChainTopology({m_rate}, {m_latency}, edgeRate));
         s.SetSchedule(Schedule("pair", {ScheduleRound{{{"C0", "C1"}}}}));
         s.SetRounds(2);
         s.SetIslandAttribute("ModelBytes", UintegerValue(m_model));
@@ -68,9 +67,9 @@ class TwoIslandAnalyticTestCase : public TestCase
         ScenarioResult r = s.Run();
         NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
 
-        double expected =
-            compute + PacedTransferTime(m_model, segment, {accessRate, m_rate, accessRate},
-                                        {accessLatency, m_latency, accessLatency});
+        // island - metro - device, the link, device - metro - island.
+        double expected = compute + PacedTransferTime(m_model, segment,
+                                                      IslandPath({m_rate}, {m_latency}, edgeRate));
         double naive = compute + m_model * 8.0 / m_rate + m_latency;
         auto durations = IslandDurations(r);
         NS_TEST_ASSERT_MSG_EQ(durations.size(), 4u, "two islands x two rounds");
@@ -115,22 +114,19 @@ class ThreeHopAnalyticTestCase : public TestCase
     {
         const uint64_t model = 30000000;
         const uint32_t segment = 8192;
-        const double accessRate = 1e12;
-        const double accessLatency = 10e-6;
+        const double edgeRate = 1e12;
         std::vector<double> rates = {10e9, 4e9, 10e9};
         std::vector<double> lat = {2e-3, 15e-3, 5e-3};
         ScenarioHelper s;
-        s.SetTopology(ChainTopology(rates, lat, accessRate));
+        s.SetTopology(ChainTopology(rates, lat, edgeRate));
         s.SetSchedule(Schedule("ends", {ScheduleRound{{{"C0", "C3"}}}}));
         s.SetIslandAttribute("ModelBytes", UintegerValue(model));
         s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
         s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
         ScenarioResult r = s.Run();
         NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
-        double expected = PacedTransferTime(model,
-                                            segment,
-                                            {accessRate, 10e9, 4e9, 10e9, accessRate},
-                                            {accessLatency, 2e-3, 15e-3, 5e-3, accessLatency});
+        const Hops path = IslandPath(rates, lat, edgeRate);
+        double expected = PacedTransferTime(model, segment, path);
         auto durations = IslandDurations(r);
         NS_TEST_ASSERT_MSG_EQ(durations.size(), 2u, "two islands");
         for (const auto& [key, measured] : durations)
@@ -145,7 +141,7 @@ class ThreeHopAnalyticTestCase : public TestCase
         NS_TEST_ASSERT_MSG_GT_OR_EQ(mid, 0, "middle link exists");
         const auto& c = s.GetLinkMonitor().Get(static_cast<uint32_t>(mid), g.NodeByName("C1D"));
         NS_TEST_EXPECT_MSG_EQ(c.dataPayloadBytes, model, "one copy of the model crossed the link");
-        NS_TEST_EXPECT_MSG_GT(c.busyS, 0.98 * (expected - 22e-3 - 2e-5), "bottleneck busy");
+        NS_TEST_EXPECT_MSG_GT(c.busyS, 0.98 * (expected - path.Latency()), "bottleneck busy");
         Simulator::Destroy();
     }
 };

@@ -44,6 +44,55 @@ TEST(IncomingTransfer, IntervalsGapsAndCompletion)
     EXPECT_THROW(in.SetCount(11), std::invalid_argument);
 }
 
+TEST(OutgoingTransfer, TimeoutResendsOnlyWhatIsKnownLost)
+{
+    // Two receivers, 6 segments sent at times 0..5.
+    OutgoingTransfer out(6, {1, 2});
+    uint32_t seq;
+    bool retx;
+    for (uint32_t i = 0; i < 6; ++i)
+    {
+        ASSERT_TRUE(out.Next(i * 1.0, seq, retx));
+    }
+    // Receiver 1 reports on segments [0, 4) (triggered by segment 3): 1 missing, 0, 2, 3 in.
+    EXPECT_TRUE(out.OnAck(1, 1, {{1, 1}}, 3.0, 4));
+    // Receiver 2 reports on everything: 4 missing, the rest in (a selective ack beyond the
+    // cumulative ack is progress).
+    EXPECT_TRUE(out.OnAck(2, 4, {{4, 1}}, 5.0, 6));
+    EXPECT_FALSE(out.OnAck(2, 4, {{4, 1}}, 5.0, 6)); // nothing new
+    ASSERT_TRUE(out.Next(6.0, seq, retx));
+    EXPECT_EQ(seq, 1u);
+    ASSERT_TRUE(out.Next(6.0, seq, retx));
+    EXPECT_EQ(seq, 4u);
+    EXPECT_FALSE(out.Next(6.0, seq, retx));
+    // Both resends lost, no ack after them (the tail): a timeout queues exactly the known
+    // lost segments sent before the cut-off, not 2, 3 (acked) nor 5 (unreported by 1: poll).
+    EXPECT_EQ(out.QueueKnownLost(5.0), 0u); // resent at 6.0: may still be in flight
+    EXPECT_EQ(out.QueueKnownLost(7.0), 2u);
+    EXPECT_EQ(out.QueueKnownLost(7.0), 0u); // already queued
+    EXPECT_TRUE(out.HasUnreported());       // receiver 1 never reported on 4 and 5
+    std::vector<uint32_t> resent;
+    while (out.Next(8.0, seq, retx))
+    {
+        EXPECT_TRUE(retx);
+        resent.push_back(seq);
+    }
+    EXPECT_EQ(resent, (std::vector<uint32_t>{1, 4}));
+    // Receiver 1 now reports on everything (ack triggered by a packet sent at 8.0): it lacks
+    // 4 and 5; 5 (sent at 5.0) is queued by the ack, 4 (resent at 8.0) only by a timeout.
+    out.OnAck(1, 4, {{4, 2}}, 8.0, 6);
+    EXPECT_FALSE(out.HasUnreported());
+    EXPECT_EQ(out.QueuedRetransmissions(), 1u);
+    EXPECT_EQ(out.QueueKnownLost(9.0), 1u);
+    resent.clear();
+    while (out.Next(10.0, seq, retx))
+    {
+        resent.push_back(seq);
+    }
+    EXPECT_EQ(resent, (std::vector<uint32_t>{5, 4}));
+    EXPECT_EQ(out.Retransmissions(), 6u);
+}
+
 TEST(OutgoingTransfer, ResendsOnlyWhatWasSentBeforeTheAckedPacket)
 {
     OutgoingTransfer out(5, {7});

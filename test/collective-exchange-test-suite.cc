@@ -1,0 +1,727 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// ns-3 TestSuite "intelligent-network-collectives": the unicast collectives (ring all-reduce,
+// tree all-reduce, parameter server) at packet level: round times against hand computations
+// under the ideal transport, exact sums under every transport and under loss, real averaging
+// of a learner's vectors, the pattern recorded per clique, configuration errors.
+
+#include "test-util.h"
+
+#include "ns3/core-module.h"
+#include "ns3/intelligent-network-module.h"
+#include "ns3/test.h"
+
+#include <cmath>
+#include <map>
+#include <memory>
+
+using namespace ns3;
+using namespace ns3::intelligent_network_test;
+
+namespace
+{
+
+const double kAccessRate = 1e12; ///< Island <-> device links of the test topologies.
+const double kAccessLatency = 10e-6;
+
+/// Cities C0 .. C(k-1) on a cycle: link i joins C(i) and C(i+1 mod k), rate R, latency d.
+Topology
+CycleTopology(uint32_t k, double rateBps, double latencyS)
+{
+    Topology t("cycle");
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        std::string c = "C" + std::to_string(i);
+        t.AddCity(City{c, c, 0.0, 0.0});
+        t.AddDevice(Device{c + "D", c, kAccessRate, ""});
+    }
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        t.AddLink(TopologyLink{LinkKind::PRIVATE, "C" + std::to_string(i) + "D",
+                               "C" + std::to_string((i + 1) % k) + "D", latencyS, rateBps});
+    }
+    return t;
+}
+
+/// A hand-built structure (members in the given city order) for ScenarioHelper.
+struct HandStructure
+{
+    std::vector<std::string> order;          ///< Ring order / tree member order / PS: server first.
+    std::vector<std::vector<int32_t>> trees; ///< TREE: parents (indices into order).
+    double chunkBytes = 0;
+};
+
+void
+UseStructure(ScenarioHelper& s, const HandStructure& h)
+{
+    s.SetExchangeProvider([&s, h](const std::vector<uint32_t>&, ExchangePattern pattern) {
+        CliqueExchange x;
+        x.pattern = pattern;
+        for (const auto& city : h.order)
+        {
+            x.members.push_back(s.GetGraph().IslandNode(city));
+        }
+        x.trees = h.trees;
+        x.chunkBytes = h.chunkBytes;
+        x.server = 0;
+        return x;
+    });
+}
+
+Schedule
+OneClique(const std::vector<std::string>& cities, ExchangePattern pattern)
+{
+    ScheduleRound r{{cities}};
+    r.patterns = {pattern};
+    return Schedule("one-" + PatternName(pattern), {r});
+}
+
+/// Paced transfer of \p bytes over one WAN hop of rate R and latency d (fast access links).
+double
+HopTime(uint64_t bytes, uint32_t segment, double rate, double latency)
+{
+    return PacedTransferTime(bytes, segment, {kAccessRate, rate, kAccessRate},
+                             {kAccessLatency, latency, kAccessLatency});
+}
+
+/// Every island's round durations and value checks.
+struct Outcome
+{
+    ScenarioResult result;
+    std::vector<double> durations;
+    uint64_t checked = 0;
+    uint64_t mismatches = 0;
+};
+
+Outcome
+RunScenario(ScenarioHelper& s)
+{
+    Outcome o;
+    o.result = s.Run();
+    for (const auto& ir : o.result.islandRounds)
+    {
+        o.durations.push_back(ir.endS - ir.startS);
+    }
+    for (const auto& city : s.GetIslandCities())
+    {
+        o.checked += s.GetIsland(city)->GetValuesChecked();
+        o.mismatches += s.GetIsland(city)->GetValueMismatches();
+    }
+    return o;
+}
+
+/**
+ * Ring all-reduce on a cycle of k equal links (rate R, latency d), ring order = the cycle:
+ * 2(k-1) steps, each one paced chunk of M/k over one hop, so the round lasts
+ * 2(k-1) x HopTime(M/k) (= 2(k-1)/k M/R + 2(k-1) d plus headers and one segment's
+ * store-and-forward per step), within 3%. Sums exact.
+ */
+class RingAnalyticTestCase : public TestCase
+{
+  public:
+    RingAnalyticTestCase(uint32_t k, double rate, double latency, uint64_t model)
+        : TestCase("ring all-reduce on a cycle of " + std::to_string(k) +
+                   " equal links: 2(k-1) "
+                   "steps of a k-th of the model")
+        , m_k(k)
+        , m_rate(rate)
+        , m_latency(latency)
+        , m_model(model)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t segment = 8192;
+        std::vector<std::string> cities;
+        for (uint32_t i = 0; i < m_k; ++i)
+        {
+            cities.push_back("C" + std::to_string(i));
+        }
+        ScenarioHelper s;
+        s.SetTopology(CycleTopology(m_k, m_rate, m_latency));
+        s.SetSchedule(OneClique(cities, ExchangePattern::RING));
+        UseStructure(s, HandStructure{cities, {}, 0});
+        s.SetRounds(2);
+        s.SetIslandAttribute("ModelBytes", UintegerValue(m_model));
+        s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
+        s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
+        s.SetIslandAttribute("CheckValues", UintegerValue(1000));
+        Outcome o = RunScenario(s);
+        NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
+        double expected = 2.0 * (m_k - 1) * HopTime(m_model / m_k, segment, m_rate, m_latency);
+        double formula = 2.0 * (m_k - 1) / m_k * m_model * 8 / m_rate + 2.0 * (m_k - 1) * m_latency;
+        NS_TEST_ASSERT_MSG_EQ(o.durations.size(), 2u * m_k, "every island, both rounds");
+        std::clog << "ring k=" << m_k << ": measured "
+                  << *std::max_element(o.durations.begin(), o.durations.end()) << " s, hand "
+                  << expected << " s, 2(k-1)/k M/R + 2(k-1)d = " << formula << " s\n";
+        for (double measured : o.durations)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(measured, expected, 0.03 * expected,
+                                      "ring round " << measured << " s, hand computation "
+                                                    << expected << " s");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(measured, formula, "faster than 2(k-1)/k M/R + 2(k-1)d");
+        }
+        // Every member sent 2(k-1) chunks of M/k: 2(k-1)/k M, no more.
+        for (const auto& ir : o.result.islandRounds)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ir.bytesSent, 2 * (m_k - 1) * (m_model / m_k), "bytes sent");
+        }
+        NS_TEST_EXPECT_MSG_EQ(o.checked, 2u * m_k * 1000, "every sum checked");
+        NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
+        NS_TEST_ASSERT_MSG_EQ(o.result.rounds.size(), 2u, "one clique per round");
+        NS_TEST_EXPECT_MSG_EQ(o.result.rounds[0].pattern, "ring", "pattern recorded");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_k;
+    double m_rate;
+    double m_latency;
+    uint64_t m_model;
+};
+
+/**
+ * Parameter server on a star (leaves L0 .. L(k-1), equal links R, d; L0 the server): the push
+ * brings (k-1) models into L0 through its one link, the pull sends (k-1) copies of the sum
+ * out of it: each is (k-1) M paced over the two hops leaf - hub - server, so the round lasts
+ * 2 x PacedTransferTime((k-1) M), within 3%.
+ */
+class ParameterServerAnalyticTestCase : public TestCase
+{
+  public:
+    ParameterServerAnalyticTestCase(uint32_t k)
+        : TestCase("parameter server on a star of " + std::to_string(k) +
+                   ": push and pull through the server's link")
+        , m_k(k)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t segment = 8192;
+        const uint64_t model = 5000000;
+        const double rate = 10e9;
+        const double latency = 4e-3;
+        std::vector<std::string> cities;
+        for (uint32_t i = 0; i < m_k; ++i)
+        {
+            cities.push_back("L" + std::to_string(i));
+        }
+        ScenarioHelper s;
+        s.SetTopology(StarTopology(m_k, rate, latency, kAccessRate));
+        s.SetSchedule(OneClique(cities, ExchangePattern::PARAMETER_SERVER));
+        UseStructure(s, HandStructure{cities, {}, 0});
+        s.SetIslandAttribute("ModelBytes", UintegerValue(model));
+        s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
+        s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
+        s.SetIslandAttribute("CheckValues", UintegerValue(500));
+        Outcome o = RunScenario(s);
+        NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
+        double phase =
+            PacedTransferTime((m_k - 1) * model, segment, {kAccessRate, rate, rate, kAccessRate},
+                              {kAccessLatency, latency, latency, kAccessLatency});
+        double expected = 2 * phase;
+        double slowest = *std::max_element(o.durations.begin(), o.durations.end());
+        std::clog << "parameter server k=" << m_k << ": measured " << slowest << " s, hand "
+                  << expected << " s\n";
+        NS_TEST_EXPECT_MSG_EQ_TOL(slowest, expected, 0.03 * expected,
+                                  "parameter server round " << slowest << " s, hand computation "
+                                                            << expected << " s");
+        NS_TEST_EXPECT_MSG_EQ(o.checked, m_k * 500u, "every sum checked");
+        NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
+        // The server sent k-1 models, every other member one.
+        for (const auto& ir : o.result.islandRounds)
+        {
+            uint64_t want = ir.island == "L0" ? (m_k - 1) * model : model;
+            NS_TEST_EXPECT_MSG_EQ(ir.bytesSent, want, ir.island << " bytes sent");
+        }
+        NS_TEST_EXPECT_MSG_EQ(o.result.rounds.at(0).pattern, "ps", "pattern recorded");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_k;
+};
+
+/**
+ * Tree all-reduce, pipelined: a chain C0 - C1 - C2 of equal links, one tree rooted at C1.
+ * Both leaves stream M up their own link; C1 sends chunk c down as soon as both leaves' chunk
+ * c arrived, so the down links follow one chunk behind: the round lasts
+ * HopTime(M) + HopTime(chunk), within 3% (unpipelined it would be 2 HopTime(M)).
+ */
+class TreePipelineTestCase : public TestCase
+{
+  public:
+    TreePipelineTestCase()
+        : TestCase("tree all-reduce on a chain: reduction and broadcast pipelined by chunks")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t segment = 8192;
+        const uint64_t model = 20000000;
+        const double chunk = 500000;
+        const double rate = 10e9;
+        const double latency = 3e-3;
+        ScenarioHelper s;
+        s.SetTopology(ChainTopology({rate, rate}, {latency, latency}, kAccessRate));
+        s.SetSchedule(OneClique({"C0", "C1", "C2"}, ExchangePattern::TREE));
+        UseStructure(s, HandStructure{{"C0", "C1", "C2"}, {{1, -1, 1}}, chunk});
+        s.SetIslandAttribute("ModelBytes", UintegerValue(model));
+        s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
+        s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
+        s.SetIslandAttribute("CheckValues", UintegerValue(3000));
+        Outcome o = RunScenario(s);
+        NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
+        double expected = HopTime(model, segment, rate, latency) +
+                          HopTime(static_cast<uint64_t>(chunk), segment, rate, latency);
+        double slowest = *std::max_element(o.durations.begin(), o.durations.end());
+        std::clog << "tree on a chain: measured " << slowest << " s, hand " << expected
+                  << " s (unpipelined " << 2 * HopTime(model, segment, rate, latency) << " s)\n";
+        NS_TEST_EXPECT_MSG_EQ_TOL(slowest, expected, 0.03 * expected,
+                                  "tree round " << slowest << " s, hand computation " << expected
+                                                << " s");
+        NS_TEST_EXPECT_MSG_EQ(o.checked, 3u * 3000, "every sum checked");
+        NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
+        NS_TEST_EXPECT_MSG_EQ(o.result.rounds.at(0).pattern, "tree", "pattern recorded");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Double binary tree of two members over one link (tree 0 rooted at C0, tree 1 at C1, half the
+ * model each): each direction of the link carries one tree's reduction and the other's
+ * broadcast, M in all. Hand computation (fluid, fair sharing): a reduction has the direction
+ * alone for h = chunk/R + d, until the other tree's first chunk is back at its root and its
+ * broadcast starts; it then runs at R/2 and ends at M/R - h, its last chunk reaches the root
+ * at M/R - h + d and leaves it by M/R: the direction is busy from 0 to M/R and the pipeline's
+ * tail is hidden. The round lasts HopTime(M) (M/R + d with headers and one segment's store and
+ * forward), within 3%; without pipelining it would be about 1.5 M/R.
+ */
+class DoubleTreeTestCase : public TestCase
+{
+  public:
+    DoubleTreeTestCase()
+        : TestCase("double binary tree on two islands: both trees share the link")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t segment = 8192;
+        const uint64_t model = 20000000;
+        const double chunk = 250000;
+        const double rate = 10e9;
+        const double latency = 1e-3;
+        ScenarioHelper s;
+        s.SetTopology(ChainTopology({rate}, {latency}, kAccessRate));
+        s.SetSchedule(OneClique({"C0", "C1"}, ExchangePattern::TREE));
+        UseStructure(s, HandStructure{{"C0", "C1"}, {{-1, 0}, {1, -1}}, chunk});
+        s.SetIslandAttribute("ModelBytes", UintegerValue(model));
+        s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
+        s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
+        s.SetIslandAttribute("CheckValues", UintegerValue(2001));
+        Outcome o = RunScenario(s);
+        NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
+        double expected = HopTime(model, segment, rate, latency);
+        double slowest = *std::max_element(o.durations.begin(), o.durations.end());
+        std::clog << "double binary tree k=2: measured " << slowest << " s, hand " << expected
+                  << " s\n";
+        NS_TEST_EXPECT_MSG_EQ_TOL(slowest, expected, 0.03 * expected,
+                                  "double tree round " << slowest << " s, hand computation "
+                                                       << expected << " s");
+        NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
+        NS_TEST_EXPECT_MSG_EQ(o.checked, 2u * 2001, "every sum checked");
+        for (const auto& ir : o.result.islandRounds)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ir.bytesSent, model, ir.island << ": half up, half down");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * The planner's own structure (no hand-built one): the packet-level round against the fluid
+ * CostModel's round of the same clique and pattern on the same graph: within \p tolerance for
+ * the ring and the parameter server; for the tree between the fluid bandwidth bound and the
+ * fluid round (see DoRun).
+ */
+class FluidAgreementTestCase : public TestCase
+{
+  public:
+    FluidAgreementTestCase(std::string name, Topology topology, std::vector<std::string> cities,
+                           ExchangePattern pattern, uint64_t model, double tolerance)
+        : TestCase(PatternName(pattern) + " on " + name + ": packet level against the fluid " +
+                   "CostModel")
+        , m_name(std::move(name))
+        , m_topology(std::move(topology))
+        , m_cities(std::move(cities))
+        , m_pattern(pattern)
+        , m_model(model)
+        , m_tolerance(tolerance)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t segment = 8192;
+        ScenarioHelper s;
+        s.SetTopology(m_topology);
+        s.SetSchedule(OneClique(m_cities, m_pattern));
+        s.SetIslandAttribute("ModelBytes", UintegerValue(m_model));
+        s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
+        s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
+        s.SetIslandAttribute("CheckValues", UintegerValue(100));
+        Outcome o = RunScenario(s);
+        NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
+        NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
+        CostParameters params;
+        params.modelBytes = static_cast<double>(m_model);
+        params.segmentPayloadBytes = segment;
+        CostModel cm(s.GetGraph(), s.GetCapabilities(), params);
+        std::vector<uint32_t> members;
+        for (const auto& c : m_cities)
+        {
+            members.push_back(s.GetGraph().IslandNode(c));
+        }
+        double fluid = cm.Round({members}, {m_pattern}).commS;
+        double measured = o.result.rounds.at(0).endS - o.result.rounds.at(0).startS;
+        std::clog << PatternName(m_pattern) << " on " << m_name << ": packet " << measured
+                  << " s, fluid " << fluid << " s\n";
+        if (m_pattern != ExchangePattern::TREE)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(measured, fluid, m_tolerance * fluid,
+                                      "packet " << measured << " s, fluid " << fluid << " s");
+        }
+        else
+        {
+            // The fluid tree adds the whole pipeline latency (every level's chunk and latency,
+            // up and down) after the last bit of its busiest link: an upper bound, since at
+            // packet level most of that latency overlaps the transfer. Without the tail it is
+            // the bandwidth bound (every link's bytes at its rate): a lower bound.
+            double tail = 0;
+            for (const auto& phase : cm.Exchange(members, m_pattern).phases)
+            {
+                for (const auto& f : phase)
+                {
+                    tail = std::max(tail, f.tailS);
+                }
+            }
+            std::clog << "  tree bracket: [" << fluid - tail << ", " << fluid << "] s\n";
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(measured, fluid - tail, "faster than the bandwidth bound");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(measured, fluid, "slower than the fluid upper bound");
+        }
+        Simulator::Destroy();
+    }
+
+    std::string m_name;
+    Topology m_topology;
+    std::vector<std::string> m_cities;
+    ExchangePattern m_pattern;
+    uint64_t m_model;
+    double m_tolerance;
+};
+
+/// Contributes (island, round)-specific values, keeps what the exchange averages.
+class RecordingLearner : public IslandLearner
+{
+  public:
+    RecordingLearner(uint32_t island, std::size_t dimension)
+        : m_island(island)
+        , m_params(dimension, 0.0)
+    {
+    }
+
+    std::size_t Dimension() const override
+    {
+        return m_params.size();
+    }
+
+    void LocalSteps(uint32_t round, uint32_t) override
+    {
+        for (std::size_t j = 0; j < m_params.size(); ++j)
+        {
+            m_params[j] += std::sin(1.0 + m_island * 7.0 + round * 3.0 + j * 0.37);
+        }
+    }
+
+    std::vector<double> Parameters() const override
+    {
+        return m_params;
+    }
+
+    void Synchronize(uint32_t, const std::vector<std::vector<double>>&) override
+    {
+        m_models = true;
+    }
+
+    void SynchronizeSum(uint32_t round, const std::vector<double>& sum, uint32_t members) override
+    {
+        m_sums[round] = sum;
+        m_members = members;
+        for (std::size_t j = 0; j < m_params.size(); ++j)
+        {
+            m_params[j] = sum[j] / members;
+        }
+    }
+
+    uint32_t m_island;
+    std::vector<double> m_params;
+    std::map<uint32_t, std::vector<double>> m_sums;
+    uint32_t m_members = 0;
+    bool m_models = false;
+};
+
+/**
+ * A learner's vectors through each collective under each transport (with loss where given):
+ * every member merges the same sum, bit for bit, equal to the sum of the contributions (to
+ * rounding), divided by the member count; after a round all members hold the same average.
+ * Also CheckValues under the same conditions: sums exact.
+ */
+class CollectiveTransportTestCase : public TestCase
+{
+  public:
+    CollectiveTransportTestCase(ExchangePattern pattern, std::string transport, double loss)
+        : TestCase(PatternName(pattern) + " over " + transport + " transport, loss " +
+                   std::to_string(loss) + ": sums exact, learner averages")
+        , m_pattern(pattern)
+        , m_transport(std::move(transport))
+        , m_loss(loss)
+    {
+    }
+
+  private:
+    void Configure(ScenarioHelper& s, const std::vector<std::string>& cities)
+    {
+        // A chain C0 - C1 - C2 - C3 (TCP runs on chains).
+        s.SetTopology(ChainTopology({1e9, 1e9, 1e9}, {2e-3, 3e-3, 2e-3}, kAccessRate));
+        s.SetSchedule(OneClique(cities, m_pattern));
+        HandStructure h{cities, {}, 0};
+        if (m_pattern == ExchangePattern::TREE)
+        {
+            // Double binary tree over C1 C0 C2 C3: tree 0 rooted at C0 (children C1, C2, C2's
+            // child C3), tree 1 rooted at C2 (children C0, C3; C0's child C1).
+            h.order = {"C1", "C0", "C2", "C3"};
+            h.trees = {{1, -1, 1, 2}, {1, 2, -1, 2}};
+            h.chunkBytes = 100000;
+        }
+        if (m_pattern == ExchangePattern::PARAMETER_SERVER)
+        {
+            h.order = {"C2", "C0", "C1", "C3"};
+        }
+        UseStructure(s, h);
+        s.SetTransport(m_transport);
+        s.SetLossRate(m_loss);
+        s.SetRounds(2);
+        s.SetIslandAttribute("ModelBytes", UintegerValue(1000000));
+        s.SetIslandAttribute("SegmentSize", UintegerValue(4000));
+        s.SetIslandAttribute("ComputeTime", TimeValue(MilliSeconds(1)));
+    }
+
+    void DoRun() override
+    {
+        const std::vector<std::string> cities{"C0", "C1", "C2", "C3"};
+        {
+            ScenarioHelper s;
+            Configure(s, cities);
+            s.SetIslandAttribute("CheckValues", UintegerValue(1234));
+            Outcome o = RunScenario(s);
+            NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
+            NS_TEST_EXPECT_MSG_EQ(o.checked, 2u * 4 * 1234, "every sum checked");
+            NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
+            if (m_loss > 0)
+            {
+                NS_TEST_EXPECT_MSG_GT(o.result.retransmittedBytes, 0u, "loss caused resends");
+            }
+            Simulator::Destroy();
+        }
+        ScenarioHelper s;
+        Configure(s, cities);
+        std::vector<std::shared_ptr<RecordingLearner>> learners;
+        for (uint32_t i = 0; i < cities.size(); ++i)
+        {
+            learners.push_back(std::make_shared<RecordingLearner>(i, 777));
+            s.SetLearner(cities[i], learners.back());
+        }
+        ScenarioResult r = s.Run();
+        NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+        // Round 0: the contributions are known; every member holds the same sum.
+        std::vector<double> exact(777, 0.0);
+        for (uint32_t i = 0; i < cities.size(); ++i)
+        {
+            RecordingLearner fresh(i, 777);
+            fresh.LocalSteps(0, 1);
+            for (std::size_t j = 0; j < exact.size(); ++j)
+            {
+                exact[j] += fresh.m_params[j];
+            }
+        }
+        for (const auto& l : learners)
+        {
+            NS_TEST_EXPECT_MSG_EQ(l->m_models, false, "merged a sum, not models");
+            NS_TEST_EXPECT_MSG_EQ(l->m_members, 4u, "divided by the member count");
+            NS_TEST_ASSERT_MSG_EQ(l->m_sums.size(), 2u, "two rounds merged");
+            NS_TEST_EXPECT_MSG_EQ((l->m_sums[1] == learners[0]->m_sums[1]), true,
+                                  "every member merges the same bits");
+            double worst = 0;
+            for (std::size_t j = 0; j < exact.size(); ++j)
+            {
+                worst = std::max(worst, std::abs(l->m_sums[0][j] - exact[j]));
+            }
+            NS_TEST_EXPECT_MSG_LT(worst, 1e-9, "sum of the contributions");
+            NS_TEST_EXPECT_MSG_EQ((l->m_params == learners[0]->m_params), true,
+                                  "same average everywhere");
+        }
+        Simulator::Destroy();
+    }
+
+    ExchangePattern m_pattern;
+    std::string m_transport;
+    double m_loss;
+};
+
+/**
+ * Sizes that do not divide: a model of 100003 bytes in segments of 4001 (500 values each) full
+ * of values (12500), cut into 3 ring chunks, 2 tree shares of 7 chunks, one PS model: every
+ * value reaches every member, every sum exact (chunks grow to the room their values need).
+ */
+class OddSizesTestCase : public TestCase
+{
+  public:
+    explicit OddSizesTestCase(ExchangePattern pattern)
+        : TestCase(PatternName(pattern) + ": sizes that do not divide, values filling the model")
+        , m_pattern(pattern)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::string> cities{"C0", "C1", "C2"};
+        ScenarioHelper s;
+        s.SetTopology(ChainTopology({1e9, 1e9}, {1e-3, 2e-3}, kAccessRate));
+        s.SetSchedule(OneClique(cities, m_pattern));
+        UseStructure(s, HandStructure{cities, {{1, -1, 1}, {-1, 0, 1}}, 7200});
+        s.SetRounds(2);
+        s.SetIslandAttribute("ModelBytes", UintegerValue(100003));
+        s.SetIslandAttribute("SegmentSize", UintegerValue(4001));
+        s.SetIslandAttribute("ComputeTime", TimeValue(MilliSeconds(1)));
+        s.SetIslandAttribute("CheckValues", UintegerValue(12500));
+        Outcome o = RunScenario(s);
+        NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
+        NS_TEST_EXPECT_MSG_EQ(o.checked, 2u * 3 * 12500, "every sum checked");
+        NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
+        Simulator::Destroy();
+    }
+
+    ExchangePattern m_pattern;
+};
+
+/// Bad configurations are rejected before anything runs, with the clique named.
+class CollectiveConfigurationTestCase : public TestCase
+{
+  public:
+    CollectiveConfigurationTestCase()
+        : TestCase("collectives: structures that do not match the clique are rejected")
+    {
+    }
+
+  private:
+    void Expect(const std::function<void(ScenarioHelper&)>& setup, const std::string& fragment)
+    {
+        bool threw = false;
+        try
+        {
+            ScenarioHelper s;
+            s.SetTopology(ChainTopology({10e9, 10e9}, {1e-3, 1e-3}));
+            setup(s);
+            s.Build();
+        }
+        catch (const std::exception& e)
+        {
+            threw = true;
+            NS_TEST_EXPECT_MSG_NE(std::string(e.what()).find(fragment), std::string::npos,
+                                  "message '" << e.what() << "' lacks '" << fragment << "'");
+        }
+        NS_TEST_EXPECT_MSG_EQ(threw, true, "expected an error mentioning " << fragment);
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        // A ring of two of the three members.
+        Expect(
+            [](ScenarioHelper& s) {
+                s.SetSchedule(OneClique({"C0", "C1", "C2"}, ExchangePattern::RING));
+                UseStructure(s, HandStructure{{"C0", "C1"}, {}, 0});
+            },
+            "round 0, clique 0: the ring structure does not match");
+        // A tree without trees.
+        Expect(
+            [](ScenarioHelper& s) {
+                s.SetSchedule(OneClique({"C0", "C1"}, ExchangePattern::TREE));
+                UseStructure(s, HandStructure{{"C0", "C1"}, {}, 0});
+            },
+            "tree structure does not match");
+        // Multicast on a unicast-only network.
+        Expect(
+            [](ScenarioHelper& s) {
+                s.SetSchedule(OneClique({"C0", "C1"}, ExchangePattern::MULTICAST));
+                s.SetCapabilities(NetworkCapabilities::ForPattern(ExchangePattern::ALL_TO_ALL));
+            },
+            "pattern 'multicast' needs network capabilities");
+    }
+};
+
+class CollectiveExchangeTestSuite : public TestSuite
+{
+  public:
+    CollectiveExchangeTestSuite()
+        : TestSuite("intelligent-network-collectives", UNIT)
+    {
+        AddTestCase(new RingAnalyticTestCase(4, 10e9, 5e-3, 40000000), TestCase::QUICK);
+        AddTestCase(new RingAnalyticTestCase(3, 1e9, 20e-3, 6000000), TestCase::QUICK);
+        AddTestCase(new ParameterServerAnalyticTestCase(4), TestCase::QUICK);
+        AddTestCase(new TreePipelineTestCase, TestCase::QUICK);
+        AddTestCase(new DoubleTreeTestCase, TestCase::QUICK);
+        const std::vector<std::string> cycle{"C0", "C1", "C2", "C3"};
+        const std::vector<std::string> star{"L0", "L1", "L2", "L3"};
+        for (ExchangePattern p :
+             {ExchangePattern::RING, ExchangePattern::TREE, ExchangePattern::PARAMETER_SERVER})
+        {
+            AddTestCase(new FluidAgreementTestCase("a cycle of 4", CycleTopology(4, 10e9, 5e-3),
+                                                   cycle, p, 40000000, 0.03),
+                        TestCase::QUICK);
+            AddTestCase(new FluidAgreementTestCase("a star of 4",
+                                                   StarTopology(4, 10e9, 4e-3, kAccessRate), star,
+                                                   p, 20000000, 0.03),
+                        TestCase::QUICK);
+        }
+        for (ExchangePattern p :
+             {ExchangePattern::RING, ExchangePattern::TREE, ExchangePattern::PARAMETER_SERVER})
+        {
+            AddTestCase(new CollectiveTransportTestCase(p, "ideal", 0), TestCase::QUICK);
+            AddTestCase(new CollectiveTransportTestCase(p, "cc", 0), TestCase::QUICK);
+            AddTestCase(new CollectiveTransportTestCase(p, "tcp", 0), TestCase::QUICK);
+            AddTestCase(new CollectiveTransportTestCase(p, "ideal", 0.01), TestCase::QUICK);
+            AddTestCase(new CollectiveTransportTestCase(p, "cc", 0.01), TestCase::QUICK);
+            AddTestCase(new CollectiveTransportTestCase(p, "tcp", 0.01), TestCase::QUICK);
+        }
+        for (ExchangePattern p :
+             {ExchangePattern::RING, ExchangePattern::TREE, ExchangePattern::PARAMETER_SERVER})
+        {
+            AddTestCase(new OddSizesTestCase(p), TestCase::QUICK);
+        }
+        AddTestCase(new CollectiveConfigurationTestCase, TestCase::QUICK);
+    }
+};
+
+CollectiveExchangeTestSuite g_collectiveExchangeTestSuite;
+
+} // namespace

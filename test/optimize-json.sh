@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# optimize-schedule --json: the whole result as one JSON object (issue 12): "best" with the
+# pattern of every clique (cliques of two or more), its round times and score (= the score the
+# objective gives those round times), and every baseline (ring and tree all-reduce among them)
+# with the same fields; --json=FILE writes the same object to a file; the score of the best
+# is never above a baseline's (the baselines are candidates of the same search).
+# Usage: optimize-json.sh <optimize-schedule>
+set -euo pipefail
+OPT="$1"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+args=(--islands=AMS,FRA,LON,NYC,BAR --capabilities=unicast,multicast --modelBytes=100000000
+      --computeTime=0.1)
+"$OPT" "${args[@]}" --json=- >"$TMP/out.json" 2>/dev/null
+"$OPT" "${args[@]}" --json="$TMP/file.json" >"$TMP/text.txt" 2>/dev/null
+/usr/bin/python3 - "$TMP/out.json" "$TMP/file.json" "$TMP/text.txt" <<'PY'
+import json, sys
+out = json.load(open(sys.argv[1]))
+again = json.load(open(sys.argv[2]))
+for o in (out, again):
+    o.pop("search_seconds")  # wall time: the only field allowed to differ between runs
+assert out == again, "--json=- and --json=FILE differ (or the search is not deterministic)"
+assert "Best schedule" in open(sys.argv[3]).read(), "--json=FILE should keep the text output"
+best = out["best"]
+names = [b["name"] for b in out["baselines"]]
+for need in ("ring-allreduce", "tree-allreduce", "parameter-server", "all-to-all", "grid"):
+    assert need in names, "baseline %s missing: %s" % (need, names)
+allowed = {"all-to-all", "ring", "tree", "ps", "multicast"}
+for entry in [best] + out["baselines"]:
+    rounds, patterns = entry["rounds"], entry["patterns"]
+    assert len(rounds) == len(patterns) == len(entry["round_times_s"]), entry["name"]
+    for r, p in zip(rounds, patterns):
+        cliques = [c for c in r["cliques"] if len(c) >= 2]
+        assert len(p) == len(cliques), (entry["name"], r, p)
+        assert set(p) <= allowed, (entry["name"], p)
+    if entry["score"] is not None:
+        assert entry["score"] >= sum(entry["round_times_s"]) * (1 - 1e-12), entry["name"]
+        assert best["score"] <= entry["score"] * (1 + 1e-12), (entry["name"], entry["score"])
+ring = [b for b in out["baselines"] if b["name"] == "ring-allreduce"][0]
+assert ring["patterns"] == [["ring"]], ring["patterns"]
+print("ok: best %.3f s (%s), %d baselines" % (best["score"], best["patterns"], len(names)))
+PY
