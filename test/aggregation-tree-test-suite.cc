@@ -212,15 +212,24 @@ class TreeSumsAndBytesTestCase : public TreeTestCase
         NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
         ExpectExact(s, values);
 
-        // The installed tree is the binary tree over the inner devices.
+        // The installed tree is the binary tree over the inner devices: hand-built, inner
+        // devices only; planned (TrafficPlanner::Exchange), every FPGA on the members' paths,
+        // so each member's own device is a leaf FPGA with that member as its one input.
         const auto& tree = s.GetAggregationTree(0, 0);
         const NetworkGraph& g = s.GetGraph();
-        NS_TEST_ASSERT_MSG_EQ(tree.size(), (1u << m_levels) - 1, "one FPGA per inner device");
+        const uint32_t fpgas = m_hand ? (1u << m_levels) - 1 : (2u << m_levels) - 1;
+        NS_TEST_ASSERT_MSG_EQ(tree.size(), fpgas, "one FPGA per device of the tree");
         NS_TEST_EXPECT_MSG_EQ(g.Nodes()[tree.front().device].name, "T1D", "root T1D");
         for (const auto& n : tree)
         {
             const std::string& name = g.Nodes()[n.device].name;
-            NS_TEST_EXPECT_MSG_EQ(n.members.size() + n.children.size(), 2u, name << " inputs");
+            const bool memberDevice = name[0] == 'L';
+            const std::size_t inputs = memberDevice ? 1 : 2;
+            NS_TEST_EXPECT_MSG_EQ(n.members.size() + n.children.size(), inputs, name << " inputs");
+            if (memberDevice)
+            {
+                NS_TEST_EXPECT_MSG_EQ(n.members.size(), 1u, name << " sums its own member");
+            }
         }
 
         const uint32_t segments = (model + 8191) / 8192;
@@ -233,8 +242,11 @@ class TreeSumsAndBytesTestCase : public TreeTestCase
             NS_TEST_EXPECT_MSG_EQ(Payload(s, t, parent), model, t << " -> parent: one partial");
             NS_TEST_EXPECT_MSG_EQ(Payload(s, parent, t), model, parent << " -> " << t
                                                                        << ": one result copy");
-            NS_TEST_EXPECT_MSG_EQ(Payload(s, t, island), 0u, "nothing to island " << island);
-            NS_TEST_EXPECT_MSG_EQ(Payload(s, island, t), 0u, "nothing from island " << island);
+            // Islands are hosts behind their city's metro node (never transit): the inner
+            // cities' islands, not members, get and send nothing.
+            std::string metro = island + "-metro";
+            NS_TEST_EXPECT_MSG_EQ(Payload(s, metro, island), 0u, "nothing to island " << island);
+            NS_TEST_EXPECT_MSG_EQ(Payload(s, island, metro), 0u, "nothing from island " << island);
             auto agg = s.GetAggregators().at(g.NodeByName(t));
             NS_TEST_EXPECT_MSG_EQ(agg->GetPartials(), segments, t << ": one partial/segment");
             NS_TEST_EXPECT_MSG_EQ(agg->GetContributions(), 2u * segments, t << " inputs");
@@ -245,10 +257,13 @@ class TreeSumsAndBytesTestCase : public TreeTestCase
         {
             std::string l = "L" + std::to_string(j);
             std::string up = "T" + std::to_string((1u << (m_levels - 1)) + j / 2) + "D";
-            NS_TEST_EXPECT_MSG_EQ(Payload(s, l, l + "D"), model, l << " access up");
+            std::string metro = l + "-metro";
+            NS_TEST_EXPECT_MSG_EQ(Payload(s, l, metro), model, l << " access up");
+            NS_TEST_EXPECT_MSG_EQ(Payload(s, metro, l + "D"), model, l << " metro link up");
             NS_TEST_EXPECT_MSG_EQ(Payload(s, l + "D", up), model, l << "D up");
             NS_TEST_EXPECT_MSG_EQ(Payload(s, up, l + "D"), model, l << "D down");
-            NS_TEST_EXPECT_MSG_EQ(Payload(s, l + "D", l), model, l << " access down");
+            NS_TEST_EXPECT_MSG_EQ(Payload(s, l + "D", metro), model, l << " metro link down");
+            NS_TEST_EXPECT_MSG_EQ(Payload(s, metro, l), model, l << " access down");
         }
         NS_TEST_ASSERT_MSG_EQ(r.aggregation.size(), 1u, "one aggregation row");
         NS_TEST_EXPECT_MSG_EQ(r.aggregation[0].segments, segments, "root summed each once");
