@@ -283,9 +283,10 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             qit = m_queues.emplace(key, st).first;
         }
         QueueState& st = qit->second;
-        if (ce)
+        if (ce || (fromChild && (h.flags & IslandHeader::FLAG_ECN_ECHO)))
         {
             // Echoed on the slot's sum: every member's congestion window hears of it (ATP).
+            // A child FPGA's partial sum carries the marks of its subtree up (trees).
             st.marked.insert(h.seq);
         }
         if (h.seq + 1 == h.count)

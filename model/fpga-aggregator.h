@@ -109,7 +109,8 @@ class FpgaAggregator : public Application
     uint64_t GetResults() const;
     /// Partial sums sent to a parent FPGA (aggregation trees).
     uint64_t GetPartials() const;
-    /// Sums sent with an ECN echo (a contribution of their slot arrived marked CE).
+    /// Sums (and partial sums up a tree) sent with an ECN echo (a contribution of their slot,
+    /// or a child's partial sum with an echo, arrived marked).
     uint64_t GetEcnEchoes() const;
     /// Statistics of every (round, clique) served so far.
     std::vector<AggregationStats> GetStats() const;
