@@ -24,7 +24,66 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("ScenarioHelper");
 
-ScenarioHelper::ScenarioHelper() = default;
+namespace
+{
+/// The TrainingIsland attribute \p name as an integer: \p value, or its default if null.
+uint64_t
+IslandInteger(const std::string& name, const AttributeValue* value)
+{
+    TypeId::AttributeInformation info;
+    TrainingIsland::GetTypeId().LookupAttributeByName(name, &info);
+    Ptr<AttributeValue> v = info.checker->CreateValidValue(value ? *value : *info.initialValue);
+    Ptr<UintegerValue> u = DynamicCast<UintegerValue>(v);
+    return u ? u->Get() : 0;
+}
+
+
+/**
+ * The planner's aggregation tree without its forwarding FPGAs: a non-root FPGA with a single
+ * input (typically a member's own device) adds nothing to the sum, only a level with its own
+ * straggler timeout and resend requests; its input is attached to its parent. The links the
+ * tree uses are unchanged (the same routes).
+ */
+std::vector<AggregationNode>
+WithoutForwarders(std::vector<AggregationNode> tree)
+{
+    for (std::size_t i = 1; i < tree.size();)
+    {
+        AggregationNode n = tree[i];
+        if (n.members.size() + n.children.size() != 1)
+        {
+            ++i;
+            continue;
+        }
+        for (auto& q : tree)
+        {
+            if (static_cast<int64_t>(q.device) == n.parent)
+            {
+                q.children.erase(std::find(q.children.begin(), q.children.end(), n.device));
+                q.members.insert(q.members.end(), n.members.begin(), n.members.end());
+                std::sort(q.members.begin(), q.members.end());
+                q.children.insert(q.children.end(), n.children.begin(), n.children.end());
+            }
+            if (std::find(n.children.begin(), n.children.end(), q.device) != n.children.end())
+            {
+                q.parent = n.parent;
+            }
+        }
+        tree.erase(tree.begin() + static_cast<std::ptrdiff_t>(i));
+        i = 1;
+    }
+    return tree;
+}
+} // namespace
+
+ScenarioHelper::ScenarioHelper()
+{
+    // The planner sizes its structures (ring order, trees, aggregation root) for the islands'
+    // model; known before the routes and the FPGAs are installed.
+    m_sizing.modelBytes = static_cast<double>(IslandInteger("ModelBytes", nullptr));
+    m_sizing.segmentPayloadBytes = static_cast<uint32_t>(IslandInteger("SegmentSize", nullptr));
+}
+
 ScenarioHelper::~ScenarioHelper() = default;
 
 void
@@ -57,6 +116,14 @@ void
 ScenarioHelper::SetIslandAttribute(const std::string& name, const AttributeValue& value)
 {
     m_islandHelper.SetAttribute(name, value);
+    if (name == "ModelBytes")
+    {
+        m_sizing.modelBytes = static_cast<double>(IslandInteger(name, &value));
+    }
+    else if (name == "SegmentSize")
+    {
+        m_sizing.segmentPayloadBytes = static_cast<uint32_t>(IslandInteger(name, &value));
+    }
 }
 
 void
@@ -192,9 +259,12 @@ ScenarioHelper::PlanFor(uint32_t island) const
             }
             if (!plan.peers.empty() && plan.pattern == ExchangePattern::AGGREGATION)
             {
-                uint32_t node = m_aggregatorOf.at({p, plan.clique});
-                plan.aggregator = TrainingIsland::AGGREGATOR_TAG + node;
-                plan.aggregatorAddress = m_network->NodeAddress(node);
+                // The clique's service is known by its root; the island sends to the first
+                // FPGA of the tree on its path.
+                const TreeInfo& tree = m_trees.at({p, static_cast<std::size_t>(plan.clique)});
+                plan.aggregator = TrainingIsland::AGGREGATOR_TAG + tree.nodes.front().device;
+                plan.aggregatorAddress = m_network->NodeAddress(tree.leafOf.at(island));
+                plan.aggregationWindow = tree.window;
             }
         }
         plans.push_back(plan);
@@ -313,6 +383,163 @@ ScenarioHelper::BuildMulticast()
 }
 
 void
+ScenarioHelper::CheckTree(const std::vector<AggregationNode>& tree,
+                          const std::vector<uint32_t>& members,
+                          const std::string& what) const
+{
+    auto fail = [&](const std::string& why) {
+        throw std::invalid_argument(what + ": " + why);
+    };
+    if (tree.empty() || tree.front().parent != -1)
+    {
+        fail("the root (parent -1) must come first");
+    }
+    const auto& nodes = m_graph->Nodes();
+    std::map<uint32_t, const AggregationNode*> byDevice;
+    std::map<uint32_t, int> seen;
+    for (const auto& n : tree)
+    {
+        if (n.device >= nodes.size() || nodes[n.device].kind != NodeKind::DEVICE ||
+            !m_caps.HasFpga(nodes[n.device].name))
+        {
+            fail("node " + std::to_string(n.device) + " is not a device with an FPGA");
+        }
+        if (!byDevice.emplace(n.device, &n).second)
+        {
+            fail(nodes[n.device].name + " appears twice");
+        }
+        if (&n != &tree.front() && n.parent < 0)
+        {
+            fail(nodes[n.device].name + " is a second root");
+        }
+        std::size_t inputs = n.members.size() + n.children.size();
+        if (inputs < 1 || inputs > 64)
+        {
+            fail(nodes[n.device].name + " has " + std::to_string(inputs) +
+                 " inputs (members and child FPGAs; 1 to 64)");
+        }
+        for (uint32_t m : n.members)
+        {
+            if (std::find(members.begin(), members.end(), m) == members.end())
+            {
+                fail(nodes[n.device].name + " sums island " + std::to_string(m) +
+                     ", not a member of the clique");
+            }
+            ++seen[m];
+        }
+    }
+    for (uint32_t m : members)
+    {
+        if (seen[m] != 1)
+        {
+            fail("member " + nodes[m].name + " is summed by " + std::to_string(seen[m]) +
+                 " FPGAs (exactly one expected)");
+        }
+    }
+    for (const auto& n : tree)
+    {
+        if (n.parent >= 0)
+        {
+            auto p = byDevice.find(static_cast<uint32_t>(n.parent));
+            if (p == byDevice.end() ||
+                std::count(p->second->children.begin(), p->second->children.end(), n.device) !=
+                    1)
+            {
+                fail(nodes[n.device].name + "'s parent does not list it as a child");
+            }
+            // Following parents reaches the root.
+            uint32_t d = n.device;
+            for (std::size_t steps = 0; byDevice.at(d)->parent >= 0; ++steps)
+            {
+                if (steps > tree.size())
+                {
+                    fail("the parents of " + nodes[n.device].name + " form a cycle");
+                }
+                d = static_cast<uint32_t>(byDevice.at(d)->parent);
+            }
+        }
+        for (uint32_t c : n.children)
+        {
+            auto ch = byDevice.find(c);
+            if (ch == byDevice.end() || ch->second->parent != static_cast<int64_t>(n.device))
+            {
+                fail(nodes[n.device].name + " lists a child that is not its child in the tree");
+            }
+        }
+    }
+}
+
+ScenarioHelper::TreeInfo
+ScenarioHelper::DescribeTree(const std::vector<AggregationNode>& tree,
+                             const std::vector<uint32_t>& members,
+                             RoutePlanner::Path resultTree) const
+{
+    TreeInfo info;
+    info.nodes = tree;
+    info.resultTree =
+        resultTree.empty() ? m_routes->Tree(tree.front().device, members) : std::move(resultTree);
+    const NetworkGraph& g = *m_graph;
+    uint32_t root = tree.front().device;
+    std::map<uint32_t, double> acc;
+    auto charge = [&](const RoutePlanner::Path& path) {
+        for (const auto& h : path)
+        {
+            acc[g.Resource(h.edge, h.from)] += 1.0;
+        }
+    };
+    std::map<uint32_t, double> toRoot; // FPGA device -> latency of its partial sum to the root
+    std::map<uint32_t, const AggregationNode*> byDevice;
+    for (auto& n : info.nodes)
+    {
+        byDevice[n.device] = &n;
+        if (n.parent >= 0)
+        {
+            n.up = m_routes->ShortestPath(n.device, static_cast<uint32_t>(n.parent)); // current routes
+            charge(n.up);
+        }
+        acc[m_traffic->FpgaResource(n.device)] += static_cast<double>(n.members.size() +
+                                                                      n.children.size());
+    }
+    std::function<double(uint32_t)> upLatency = [&](uint32_t d) -> double {
+        const AggregationNode* n = byDevice.at(d);
+        return n->parent < 0 ? m_caps.fpgaLatencyS
+                             : m_caps.fpgaLatencyS + m_routes->Latency(n->up) +
+                                   upLatency(static_cast<uint32_t>(n->parent));
+    };
+    std::map<uint32_t, RoutePlanner::Hop> into; // result tree: node -> the hop reaching it
+    for (const auto& h : info.resultTree)
+    {
+        into.emplace(h.to, h);
+    }
+    auto treeLatency = [&](uint32_t m) {
+        RoutePlanner::Path path;
+        for (auto it = into.find(m); it != into.end() && m != root; it = into.find(m))
+        {
+            path.push_back(it->second);
+            m = it->second.from;
+        }
+        return m_routes->Latency(path);
+    };
+    double upMax = 0;
+    double downMax = 0;
+    for (const auto& n : info.nodes)
+    {
+        for (uint32_t m : n.members)
+        {
+            info.leafOf[m] = n.device;
+            RoutePlanner::Path in = m_routes->ShortestPath(m, n.device);
+            charge(in);
+            upMax = std::max(upMax, m_routes->Latency(in) + upLatency(n.device));
+            downMax = std::max(downMax, treeLatency(m));
+        }
+    }
+    info.latencyS = upMax + downMax;
+    charge(info.resultTree);
+    info.usage.usage.assign(acc.begin(), acc.end());
+    return info;
+}
+
+void
 ScenarioHelper::BuildAggregation()
 {
     if (WireFormat::IpBytes(m_caps.slotBytes) > m_mtu)
@@ -325,6 +552,8 @@ ScenarioHelper::BuildAggregation()
     for (std::size_t p = 0; p < m_schedule.Period(); ++p)
     {
         const auto& cliques = m_schedule.RoundAt(p).cliques;
+        std::map<uint32_t, uint32_t> served; // FPGA device -> cliques of this round it serves
+        std::vector<std::pair<std::size_t, std::vector<uint32_t>>> planned;
         for (std::size_t c = 0; c < cliques.size(); ++c)
         {
             if (cliques[c].size() < 2)
@@ -341,31 +570,117 @@ ScenarioHelper::BuildAggregation()
             {
                 members.push_back(m_graph->IslandNode(city));
             }
-            // The FPGA is chosen once (this throws if none lies on the clique's paths, before
-            // anything is simulated); after a reroute only its trees change.
-            auto chosen = m_aggregatorOf.find({p, c});
-            uint32_t node = chosen != m_aggregatorOf.end() ? chosen->second
-                                                           : m_traffic->Aggregator(members);
-            m_aggregatorOf[{p, c}] = node;
-            TrafficFlow flow = m_traffic->AggregationFlow(members, node);
-            Ipv4Address group(static_cast<uint32_t>((226u << 24) | (p << 16) | (c << 8) | 1));
-            auto devices = WanNetworkHelper::InstallMulticastTree(*m_network, flow.down, node, group);
-            Ptr<FpgaAggregator>& agg = m_aggregators[node];
-            if (!agg)
+            std::sort(members.begin(), members.end());
+            // The tree is the planner's (TrafficPlanner::Exchange, the one the fluid CostModel
+            // charges), planned once: this throws if no FPGA lies on the clique's paths, before
+            // anything is simulated. After a reroute only the routes between its FPGAs and the
+            // result tree change.
+            std::vector<AggregationNode> tree;
+            RoutePlanner::Path resultTree;
+            auto installed = m_trees.find({p, c});
+            auto given = m_treeOverrides.find({p, c});
+            if (installed != m_trees.end())
             {
-                agg = CreateObject<FpgaAggregator>();
-                agg->SetAttribute("Tag", UintegerValue(TrainingIsland::AGGREGATOR_TAG + node));
-                agg->SetAttribute("Throughput", DataRateValue(DataRate(static_cast<uint64_t>(
-                                                    m_caps.fpgaThroughputBps))));
-                agg->SetAttribute("PipelineLatency", TimeValue(Seconds(m_caps.fpgaLatencyS)));
-                agg->SetAttribute("Slots", UintegerValue(m_caps.aggregationSlots));
-                agg->SetAttribute("Timeout", TimeValue(Seconds(m_caps.aggregationTimeoutS)));
-                agg->SetDirectory(m_network->IslandDirectory());
-                m_network->GetNode(node)->AddApplication(agg);
-                agg->SetStartTime(Seconds(0));
-                m_serviceNodes.push_back(node);
+                tree = installed->second.nodes;
             }
-            agg->AddClique(AggregatorClique{CliqueKey(p, c), members, group, devices});
+            else if (given != m_treeOverrides.end())
+            {
+                tree = given->second;
+            }
+            else
+            {
+                CliqueExchange x =
+                    m_exchangeProvider
+                        ? m_exchangeProvider(members, ExchangePattern::AGGREGATION)
+                        : m_traffic->Exchange(members, ExchangePattern::AGGREGATION);
+                if (x.pattern != ExchangePattern::AGGREGATION || x.aggregation.empty())
+                {
+                    throw std::invalid_argument(
+                        "aggregation: the exchange of period round " + std::to_string(p) +
+                        ", clique " + std::to_string(c) + " has no aggregation tree");
+                }
+                tree = std::move(x.aggregation);
+                resultTree = std::move(x.resultTree);
+                tree = WithoutForwarders(std::move(tree));
+            }
+            CheckTree(tree, members,
+                      "aggregation tree of period round " + std::to_string(p) + ", clique " +
+                          std::to_string(c));
+            m_aggregatorOf[{p, c}] = tree.front().device;
+            m_trees[{p, c}] = DescribeTree(tree, members, std::move(resultTree));
+            for (const auto& n : tree)
+            {
+                ++served[n.device];
+            }
+            planned.emplace_back(c, members);
+        }
+        for (const auto& [c, members] : planned)
+        {
+            TreeInfo& info = m_trees.at({p, c});
+            // One window for the clique at every FPGA of its tree (a member reuses a slot
+            // when the clique's sum of its previous segment came back): the smallest pool.
+            info.window = std::numeric_limits<uint32_t>::max();
+            for (const auto& n : info.nodes)
+            {
+                uint32_t slots = m_caps.SlotsPerClique(served.at(n.device));
+                if (slots == 0)
+                {
+                    throw std::invalid_argument(
+                        "aggregation: the FPGA on " + m_graph->Nodes()[n.device].name +
+                        " serves " + std::to_string(served.at(n.device)) +
+                        " cliques in period round " + std::to_string(p) + " but its " +
+                        std::to_string(m_caps.fpgaMemoryBytes) + " bytes of slot memory hold " +
+                        std::to_string(static_cast<uint64_t>(m_caps.PoolSlots())) +
+                        " slots of " + std::to_string(m_caps.slotBytes) + " bytes");
+                }
+                info.window = std::min(info.window, slots);
+            }
+            uint32_t root = info.nodes.front().device;
+            Ipv4Address group(static_cast<uint32_t>((226u << 24) | (p << 16) | (c << 8) | 1));
+            auto devices = WanNetworkHelper::InstallMulticastTree(
+                *m_network, info.resultTree, root, group);
+            for (const auto& n : info.nodes)
+            {
+                AggregatorClique ac;
+                ac.cliqueKey = CliqueKey(p, c);
+                ac.members = n.members;
+                ac.allMembers = members;
+                ac.serviceTag = TrainingIsland::AGGREGATOR_TAG + root;
+                ac.slots = info.window;
+                for (uint32_t child : n.children)
+                {
+                    ac.children.push_back(TrainingIsland::AGGREGATOR_TAG + child);
+                    ac.childAddresses.push_back(m_network->NodeAddress(child));
+                }
+                if (n.parent >= 0)
+                {
+                    auto parent = static_cast<uint32_t>(n.parent);
+                    ac.parent = TrainingIsland::AGGREGATOR_TAG + parent;
+                    ac.parentAddress = m_network->NodeAddress(parent);
+                }
+                else
+                {
+                    ac.group = group;
+                    ac.groupDevices = devices;
+                }
+                Ptr<FpgaAggregator>& agg = m_aggregators[n.device];
+                if (!agg)
+                {
+                    agg = CreateObject<FpgaAggregator>();
+                    agg->SetAttribute("Tag",
+                                      UintegerValue(TrainingIsland::AGGREGATOR_TAG + n.device));
+                    agg->SetAttribute("Throughput", DataRateValue(DataRate(static_cast<uint64_t>(
+                                                        m_caps.fpgaThroughputBps))));
+                    agg->SetAttribute("PipelineLatency", TimeValue(Seconds(m_caps.fpgaLatencyS)));
+                    agg->SetAttribute("Slots", UintegerValue(m_caps.aggregationSlots));
+                    agg->SetAttribute("Timeout", TimeValue(Seconds(m_caps.aggregationTimeoutS)));
+                    agg->SetDirectory(m_network->IslandDirectory());
+                    m_network->GetNode(n.device)->AddApplication(agg);
+                    agg->SetStartTime(Seconds(0));
+                    m_serviceNodes.push_back(n.device);
+                }
+                agg->AddClique(ac);
+            }
         }
     }
 }
@@ -469,6 +784,38 @@ ScenarioHelper::FailFpga(const std::string& device, Time at)
 }
 
 void
+ScenarioHelper::SetAggregationTree(uint32_t periodRound,
+                                   uint32_t clique,
+                                   const std::vector<AggregationNode>& tree)
+{
+    if (m_built)
+    {
+        throw std::invalid_argument("SetAggregationTree: call before Build()");
+    }
+    m_treeOverrides[{periodRound, clique}] = tree;
+}
+
+const std::vector<AggregationNode>&
+ScenarioHelper::GetAggregationTree(uint32_t periodRound, uint32_t clique) const
+{
+    auto it = m_trees.find({periodRound, clique});
+    if (it == m_trees.end())
+    {
+        throw std::invalid_argument("GetAggregationTree: no aggregation tree for period round " +
+                                    std::to_string(periodRound) + ", clique " +
+                                    std::to_string(clique));
+    }
+    return it->second.nodes;
+}
+
+uint32_t
+ScenarioHelper::GetAggregationWindow(uint32_t periodRound, uint32_t clique) const
+{
+    GetAggregationTree(periodRound, clique); // throws if none
+    return m_trees.at({periodRound, clique}).window;
+}
+
+void
 ScenarioHelper::SetLearner(const std::string& city, std::shared_ptr<IslandLearner> learner)
 {
     if (m_built)
@@ -517,6 +864,7 @@ ScenarioHelper::Build()
     m_schedule.Validate(m_graph->IslandCities());
     m_routes = std::make_unique<RoutePlanner>(*m_graph);
     m_traffic = std::make_unique<TrafficPlanner>(*m_routes, m_caps);
+    m_traffic->SetSizing(m_sizing);
 
     for (const auto& city : m_schedule.Cities())
     {
@@ -606,11 +954,9 @@ ScenarioHelper::Build()
             }
             if (p.pattern == ExchangePattern::AGGREGATION && !p.peers.empty())
             {
-                std::vector<uint32_t> members = p.peers;
-                members.push_back(id);
-                uint32_t node = p.aggregator - TrainingIsland::AGGREGATOR_TAG;
-                hints[p.aggregator] =
-                    Seconds(2 * m_traffic->AggregationFlow(members, node).latencyS + 1e-3);
+                const TreeInfo& tree = m_trees.at({p.cliqueKey / 256u, p.cliqueKey % 256u});
+                // A sum returns once the farthest member's contribution reached the root.
+                hints[p.aggregator] = Seconds(2 * tree.latencyS + 1e-3);
             }
         }
         app->SetRttHints(hints);
@@ -623,11 +969,8 @@ ScenarioHelper::Build()
             }
             if (tag >= TrainingIsland::AGGREGATOR_TAG)
             {
-                std::vector<uint32_t> members = p.peers;
-                members.push_back(id);
-                std::sort(members.begin(), members.end());
-                return m_traffic->AggregationFlow(members, tag - TrainingIsland::AGGREGATOR_TAG)
-                    .usage;
+                // One copy per tree edge per direction (the members' stream is one flow).
+                return m_trees.at({p.cliqueKey / 256u, p.cliqueKey % 256u}).usage;
             }
             return m_traffic->UnicastFlow(id, tag).usage;
         });
@@ -737,6 +1080,11 @@ ScenarioHelper::ConnectTraces(Ptr<TrainingIsland> app, uint32_t island)
             [this, island](uint32_t round, uint32_t, uint32_t, uint32_t bytes, Ptr<const Packet>) {
                 m_stats[{island, round}].received += bytes;
             }));
+    app->TraceConnectWithoutContext(
+        "FellBack",
+        Callback<void, uint32_t, uint32_t>([this, island](uint32_t round, uint32_t) {
+            m_fellBack[{round, island}] = true;
+        }));
     app->TraceConnectWithoutContext("AllRoundsFinished",
                                     MakeCallback(&ScenarioHelper::OnIslandFinished, this));
 }
@@ -866,30 +1214,71 @@ ScenarioHelper::Collect(double wallS) const
                                      agg->GetResults(),
                                      agg->GetBusyTime().GetSeconds(),
                                      r.simTimeS > 0 ? agg->GetBusyTime().GetSeconds() / r.simTimeS
-                                                    : 0.0});
-        for (const auto& st : agg->GetStats())
+                                                    : 0.0,
+                                     agg->GetPartials()});
+    }
+    // One row per aggregated clique and round: the statistics of every FPGA of its tree.
+    for (uint32_t round = 0; round < m_rounds && !m_trees.empty(); ++round)
+    {
+        std::size_t p = round % m_schedule.Period();
+        const auto& cliques = m_schedule.RoundAt(p).cliques;
+        for (std::size_t c = 0; c < cliques.size(); ++c)
         {
-            std::size_t c = st.cliqueKey % 256;
-            const auto& clique = m_schedule.RoundAt(st.round).cliques.at(c);
-            std::string members;
-            for (const auto& city : clique)
+            auto tit = m_trees.find({p, c});
+            if (tit == m_trees.end())
             {
-                members += (members.empty() ? "" : "+") + city;
+                continue;
             }
-            r.aggregation.push_back(AggregationRecord{
-                st.round,
-                static_cast<uint32_t>(c),
-                members,
-                device,
-                st.completed,
-                st.completed > 0 ? st.totalWaitS / st.completed : 0.0,
-                st.maxWaitS,
-                st.maxSlotsInUse,
-                st.timeouts,
-                st.duplicates,
-                st.stale,
-                st.resentResults,
-                st.overflows});
+            const TreeInfo& tree = tit->second;
+            AggregationRecord rec{round, static_cast<uint32_t>(c), "", "", 0, 0, 0, 0, 0, 0,
+                                  0, 0, 0, "", 0};
+            for (const auto& city : cliques[c])
+            {
+                rec.members += (rec.members.empty() ? "" : "+") + city;
+                if (m_fellBack.count({round, m_graph->IslandNode(city)}))
+                {
+                    ++rec.fellBack;
+                }
+            }
+            rec.aggregator = m_graph->Nodes()[tree.nodes.front().device].name;
+            uint64_t completed = 0;
+            double wait = 0;
+            bool any = false;
+            for (const auto& n : tree.nodes)
+            {
+                const std::string& device = m_graph->Nodes()[n.device].name;
+                rec.tree += (rec.tree.empty() ? "" : " ") + device;
+                if (n.parent >= 0)
+                {
+                    rec.tree += ">" + m_graph->Nodes()[n.parent].name;
+                }
+                for (const auto& st : m_aggregators.at(n.device)->GetStats())
+                {
+                    if (st.round != round || st.cliqueKey != CliqueKey(p, c))
+                    {
+                        continue;
+                    }
+                    any = true;
+                    if (n.parent < 0)
+                    {
+                        rec.segments = st.completed;
+                        rec.overflows = st.overflows;
+                    }
+                    completed += st.completed;
+                    wait += st.totalWaitS;
+                    rec.maxSlotWaitS = std::max(rec.maxSlotWaitS, st.maxWaitS);
+                    rec.maxSlotsInUse = std::max(rec.maxSlotsInUse, st.maxSlotsInUse);
+                    rec.timeouts += st.timeouts;
+                    rec.duplicates += st.duplicates;
+                    rec.stale += st.stale;
+                    rec.resentResults += st.resentResults;
+                }
+            }
+            rec.meanSlotWaitS = completed > 0 ? wait / completed : 0.0;
+            if (any || rec.fellBack > 0)
+            {
+                r.aggregation.push_back(rec);
+            }
         }
     }
     r.events = Simulator::GetEventCount();

@@ -75,6 +75,19 @@ class ScenarioHelper
     void FailLink(const std::string& a, const std::string& b, Time at, Time detection);
     /// The FPGA on \p device fails at \p at (aggregation mode; after Build()).
     void FailFpga(const std::string& device, Time at);
+    /**
+     * Aggregate clique \p clique of period round \p periodRound along \p tree (root first,
+     * see AggregationNode) instead of the planned one; before Build(). The tree must reach
+     * every member exactly once, through FPGA devices only; Build() throws otherwise.
+     */
+    void SetAggregationTree(uint32_t periodRound,
+                            uint32_t clique,
+                            const std::vector<AggregationNode>& tree);
+    /// The aggregation tree installed for a clique of a period round (after Build()).
+    const std::vector<AggregationNode>& GetAggregationTree(uint32_t periodRound,
+                                                           uint32_t clique) const;
+    /// Slots per FPGA pool of that clique (its members' contribution window; after Build()).
+    uint32_t GetAggregationWindow(uint32_t periodRound, uint32_t clique) const;
     /// Island \p city trains \p learner (real values through the exchange); before Build().
     void SetLearner(const std::string& city, std::shared_ptr<IslandLearner> learner);
     /// Called with (round, time) when the last island finished a round (after every island's
@@ -223,8 +236,31 @@ class ScenarioHelper
     };
 
     std::map<std::tuple<std::size_t, std::size_t, uint32_t>, GroupInfo> m_groups; ///< multicast
-    std::map<std::pair<std::size_t, std::size_t>, uint32_t> m_aggregatorOf; ///< clique -> node
+    /// An installed aggregation tree of a clique (period round, clique).
+    struct TreeInfo
+    {
+        std::vector<AggregationNode> nodes;  ///< Root first.
+        std::map<uint32_t, uint32_t> leafOf; ///< Member island -> FPGA device it sends to.
+        uint32_t window = 0;                 ///< Slots per pool.
+        FlowUsage usage;                     ///< One copy per tree edge per direction + FPGAs.
+        /// Longest member -> root latency (FPGA latencies included) + longest root -> member.
+        double latencyS = 0;
+        RoutePlanner::Path resultTree; ///< The root's multicast tree to the members.
+    };
+
+    void CheckTree(const std::vector<AggregationNode>& tree,
+                   const std::vector<uint32_t>& members,
+                   const std::string& what) const;
+    /// \p resultTree: the root's multicast tree to the members (empty: the routes' tree).
+    TreeInfo DescribeTree(const std::vector<AggregationNode>& tree,
+                          const std::vector<uint32_t>& members,
+                          RoutePlanner::Path resultTree) const;
+
+    std::map<std::pair<std::size_t, std::size_t>, uint32_t> m_aggregatorOf; ///< clique -> root
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<AggregationNode>> m_treeOverrides;
+    std::map<std::pair<std::size_t, std::size_t>, TreeInfo> m_trees;
     std::map<uint32_t, Ptr<FpgaAggregator>> m_aggregators;
+    std::map<std::pair<uint32_t, uint32_t>, bool> m_fellBack; ///< (round, island) fell back
     ExchangeProvider m_exchangeProvider;
     ExchangeSizing m_sizing; ///< The islands' model and segment sizes (for the planner).
     /// (period round, clique) -> structure of its ring, tree or parameter server.

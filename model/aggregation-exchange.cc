@@ -67,7 +67,10 @@ AggregationExchange::Start()
     m.bytes = m_ctx.modelBytes;
     m.values = Slice(m_ctx.values, 0, m_ctx.valueCount, true);
     m.cliqueKey = plan.cliqueKey;
-    m.window = m_ctx.aggregationSlots;
+    // The slot window: never more contributions outstanding than the clique's pools hold.
+    // A transport may open fewer (OutMessage::window is an upper bound: a congestion window
+    // can follow it).
+    m.window = plan.aggregationWindow > 0 ? plan.aggregationWindow : m_ctx.aggregationSlots;
     // The members of an aggregation form one flow of the fluid model.
     m.share = "aggregation/" + std::to_string(m_ctx.round) + "/" + std::to_string(plan.cliqueKey);
     auto usage = m_ctx.usage;

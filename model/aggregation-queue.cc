@@ -71,7 +71,8 @@ AggregationQueue::Outcome
 AggregationQueue::Contribute(uint32_t member,
                              uint32_t seq,
                              const std::vector<int32_t>& lanes,
-                             Time now)
+                             Time now,
+                             bool overflowed)
 {
     NS_ABORT_MSG_IF(member >= m_members || seq >= m_count, "AggregationQueue: bad contribution");
     if (m_slots.empty())
@@ -112,6 +113,7 @@ AggregationQueue::Contribute(uint32_t member,
     }
     s.mask |= bit;
     ++s.got;
+    s.overflow = s.overflow || overflowed;
     if (!lanes.empty())
     {
         if (s.sum.empty())
@@ -160,6 +162,12 @@ AggregationQueue::Result(uint32_t seq) const
 }
 
 bool
+AggregationQueue::HasResult(uint32_t seq) const
+{
+    return !m_slots.empty() && SlotOf(seq).doneSeq == static_cast<int64_t>(seq);
+}
+
+bool
 AggregationQueue::Overflowed(uint32_t seq) const
 {
     const Slot& s = SlotOf(seq);
@@ -195,6 +203,12 @@ uint32_t
 AggregationQueue::GetMembers() const
 {
     return m_members;
+}
+
+uint32_t
+AggregationQueue::GetCount() const
+{
+    return m_count;
 }
 
 uint32_t

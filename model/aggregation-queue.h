@@ -51,10 +51,17 @@ class AggregationQueue : public Object
     /// \p members contributors, \p slots slots, \p count segments in the model.
     void Setup(uint32_t members, uint32_t slots, uint32_t count);
 
-    /// Member \p member (0-based) contributes segment \p seq with int32 \p lanes (may be empty).
-    Outcome Contribute(uint32_t member, uint32_t seq, const std::vector<int32_t>& lanes, Time now);
+    /// Member \p member (0-based) contributes segment \p seq with int32 \p lanes (may be empty);
+    /// \p overflowed: the lanes are a partial sum that already overflowed (aggregation trees).
+    Outcome Contribute(uint32_t member,
+                       uint32_t seq,
+                       const std::vector<int32_t>& lanes,
+                       Time now,
+                       bool overflowed = false);
     /// The sum of a completed segment still held in its slot's shadow copy.
     const std::vector<int32_t>& Result(uint32_t seq) const;
+    /// True if the sum of segment \p seq is complete and still in its slot's shadow copy.
+    bool HasResult(uint32_t seq) const;
     /// True if the completed segment's sum overflowed int32 in some lane.
     bool Overflowed(uint32_t seq) const;
     /// True while segment \p seq is being aggregated.
@@ -67,6 +74,7 @@ class AggregationQueue : public Object
 
     uint32_t GetMembers() const;
     uint32_t GetSlots() const;
+    uint32_t GetCount() const; ///< Segments in the model.
     uint64_t GetCompleted() const;
     uint32_t GetSlotsInUse() const;
     uint32_t GetMaxSlotsInUse() const;

@@ -39,7 +39,11 @@ struct IslandRoundPlan
     Ipv4Address group;                  ///< Multicast: its own group (one per source).
     std::vector<uint32_t> groupDevices; ///< Multicast: devices of this node the tree leaves by.
     uint32_t aggregator = 0;            ///< Aggregation: tag of the FPGA service it sends to.
-    Ipv4Address aggregatorAddress;      ///< Aggregation: where its contributions go.
+    Ipv4Address aggregatorAddress;      ///< Aggregation: where its contributions go (the first
+                                        ///< FPGA of its clique's tree on its path).
+    /// Aggregation: slots of the clique's pools (outstanding contributions); 0 = the island's
+    /// AggregationSlots.
+    uint32_t aggregationWindow = 0;
     std::vector<std::vector<int32_t>> trees; ///< TREE: parent (index into members) per tree.
     double chunkBytes = 0;                   ///< TREE: pipelining chunk, payload bytes.
 };

@@ -102,8 +102,11 @@ FpgaAggregator::DoDispose()
 void
 FpgaAggregator::AddClique(const AggregatorClique& clique)
 {
-    NS_ABORT_MSG_IF(clique.members.size() < 2 || clique.members.size() > 64,
-                    "FpgaAggregator: a clique needs 2 to 64 members");
+    std::size_t inputs = clique.members.size() + clique.children.size();
+    NS_ABORT_MSG_IF(inputs < 1 || inputs > 64,
+                    "FpgaAggregator: a clique needs 1 to 64 inputs (members and child FPGAs)");
+    NS_ABORT_MSG_IF(clique.children.size() != clique.childAddresses.size(),
+                    "FpgaAggregator: one address per child FPGA");
     m_cliques[clique.cliqueKey] = clique;
 }
 
@@ -154,6 +157,12 @@ uint64_t
 FpgaAggregator::GetResults() const
 {
     return m_results;
+}
+
+uint64_t
+FpgaAggregator::GetPartials() const
+{
+    return m_partials;
 }
 
 uint64_t
@@ -208,6 +217,11 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
         IslandHeader h;
         packet->RemoveHeader(h);
         auto cit = m_cliques.find(h.extra);
+        if (h.type == IslandHeader::RESEND && cit != m_cliques.end())
+        {
+            HandleRequest(h);
+            continue;
+        }
         if (h.type != IslandHeader::CONTRIBUTION || cit == m_cliques.end() || h.count == 0 ||
             h.seq >= h.count)
         {
@@ -215,19 +229,32 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             continue;
         }
         const AggregatorClique& clique = cit->second;
+        // Inputs: the direct members, then the child FPGAs.
+        uint32_t inputs = static_cast<uint32_t>(clique.members.size() + clique.children.size());
+        uint32_t member = inputs;
         auto mit = std::find(clique.members.begin(), clique.members.end(), h.island);
-        if (mit == clique.members.end())
+        auto chit = std::find(clique.children.begin(), clique.children.end(), h.island);
+        if (mit != clique.members.end())
         {
-            NS_LOG_WARN("FpgaAggregator " << m_tag << ": island " << h.island
-                                          << " is not a member of clique " << h.extra);
+            member = static_cast<uint32_t>(mit - clique.members.begin());
+        }
+        else if (chit != clique.children.end())
+        {
+            member = static_cast<uint32_t>(clique.members.size() +
+                                           (chit - clique.children.begin()));
+        }
+        else
+        {
+            NS_LOG_WARN("FpgaAggregator " << m_tag << ": " << h.island
+                                          << " is no input of clique " << h.extra);
             continue;
         }
-        uint32_t member = static_cast<uint32_t>(mit - clique.members.begin());
+        const bool fromChild = member >= clique.members.size();
         uint64_t key = Key(h.round, h.extra);
         auto qit = m_queues.find(key);
         if (qit == m_queues.end())
         {
-            // Free the slots of this clique's occurrences before the previous one: a member
+            // Free the slots of this clique's occurrences before the previous one: an input
             // contributing now has finished the previous occurrence, which needed every
             // member's contributions, so every member has finished the ones before it.
             uint64_t previous = 0;
@@ -247,7 +274,7 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             }
             QueueState st;
             st.queue = CreateObject<AggregationQueue>();
-            st.queue->Setup(static_cast<uint32_t>(clique.members.size()), m_slots, h.count);
+            st.queue->Setup(inputs, clique.slots > 0 ? clique.slots : m_slots, h.count);
             st.queue->TraceConnectWithoutContext(
                 "SlotCompleted",
                 Callback<void, uint32_t, Time>([this, h](uint32_t seq, Time wait) {
@@ -256,9 +283,10 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             qit = m_queues.emplace(key, st).first;
         }
         QueueState& st = qit->second;
-        if (ce)
+        if (ce || (fromChild && (h.flags & IslandHeader::FLAG_ECN_ECHO)))
         {
             // Echoed on the slot's sum: every member's congestion window hears of it (ATP).
+            // A child FPGA's partial sum carries the marks of its subtree up (trees).
             st.marked.insert(h.seq);
         }
         if (h.seq + 1 == h.count)
@@ -284,10 +312,11 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
         m_busyUntil = start + service;
         m_busy += service;
         Time ready = m_busyUntil + m_latency - now;
-        switch (st.queue->Contribute(member, h.seq, lanes, now))
+        bool overflowed = fromChild && (h.flags & IslandHeader::FLAG_OVERFLOW);
+        switch (st.queue->Contribute(member, h.seq, lanes, now, overflowed))
         {
         case AggregationQueue::ADDED:
-            if (st.queue->Missing(h.seq).size() + 1 == clique.members.size())
+            if (st.queue->Missing(h.seq).size() + 1 == inputs)
             {
                 Simulator::Schedule(m_timeout, &FpgaAggregator::CheckTimeout, this, h.round,
                                     h.extra, h.seq, 0u);
@@ -298,14 +327,147 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
                                 h.count, false, 0);
             break;
         case AggregationQueue::ALREADY_SUMMED:
+            if (fromChild)
+            {
+                break; // a partial sum resent after ours had left: nothing to do
+            }
             ++st.resent;
-            Simulator::Schedule(ready, &FpgaAggregator::EmitResult, this, h.round, h.extra, h.seq,
-                                h.count, true, static_cast<uint32_t>(h.island));
+            if (clique.parent == 0)
+            {
+                Simulator::Schedule(ready, &FpgaAggregator::EmitResult, this, h.round, h.extra,
+                                    h.seq, h.count, true, static_cast<uint32_t>(h.island));
+            }
+            else
+            {
+                // The member missed the clique's sum: only the root has it. Ask up the tree
+                // with a header (not the partial sum again).
+                IslandHeader r;
+                r.type = IslandHeader::RESEND;
+                r.island = static_cast<uint16_t>(m_tag);
+                r.origin = h.island;
+                r.extra = h.extra;
+                r.round = h.round;
+                r.seq = h.seq;
+                r.count = h.count;
+                SendHeader(r, clique.parentAddress, m_port);
+            }
             break;
         case AggregationQueue::DUPLICATE:
         case AggregationQueue::STALE:
             break;
         }
+    }
+}
+
+void
+FpgaAggregator::SendHeader(IslandHeader h, Ipv4Address to, uint16_t port)
+{
+    h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    m_socket->SendTo(p, 0, InetSocketAddress(to, port));
+}
+
+void
+FpgaAggregator::HandleRequest(const IslandHeader& h)
+{
+    const AggregatorClique& clique = m_cliques.at(h.extra);
+    auto qit = m_queues.find(Key(h.round, h.extra));
+    if (qit == m_queues.end() || h.count == 0 || h.seq >= h.count)
+    {
+        return;
+    }
+    QueueState& st = qit->second;
+    if (clique.parent != 0 && h.island == clique.parent)
+    {
+        // The parent's slot waits for our partial sum: send it again if we have it (if not,
+        // our own timeout is running).
+        if (st.queue->HasResult(h.seq))
+        {
+            ++st.resent;
+            EmitResult(h.round, h.extra, h.seq, h.count, true, 0);
+        }
+        return;
+    }
+    // A member misses the clique's sum of seq: the request comes from a child FPGA on the
+    // member's behalf (origin), or from the member itself (a header-only request).
+    uint32_t input = 0;
+    auto mit = std::find(clique.members.begin(), clique.members.end(), h.island);
+    auto cit = std::find(clique.children.begin(), clique.children.end(), h.island);
+    if (mit != clique.members.end() && h.origin == h.island)
+    {
+        input = static_cast<uint32_t>(mit - clique.members.begin());
+    }
+    else if (cit != clique.children.end())
+    {
+        input = static_cast<uint32_t>(clique.members.size() + (cit - clique.children.begin()));
+    }
+    else
+    {
+        return;
+    }
+    if (std::find(clique.allMembers.begin(), clique.allMembers.end(), h.origin) ==
+        clique.allMembers.end())
+    {
+        return;
+    }
+    if (st.queue->HasResult(h.seq))
+    {
+        ++st.resent;
+        if (clique.parent == 0)
+        {
+            EmitResult(h.round, h.extra, h.seq, h.count, true, h.origin);
+        }
+        else
+        {
+            IslandHeader r = h;
+            r.island = static_cast<uint16_t>(m_tag);
+            SendHeader(r, clique.parentAddress, m_port);
+        }
+        return;
+    }
+    // Not summed here yet. If the requester's own input is missing, it was lost on the way
+    // (the requester has it): ask for it now rather than at the straggler timeout, at most
+    // once per quarter timeout. Otherwise another input is late: the timeout handles it.
+    std::vector<uint32_t> missing = st.queue->Missing(h.seq);
+    if (std::find(missing.begin(), missing.end(), input) == missing.end())
+    {
+        return;
+    }
+    Time& asked = st.asked[(static_cast<uint64_t>(h.seq) << 7) | input];
+    if (!asked.IsZero() && Simulator::Now() - asked < Seconds(m_timeout.GetSeconds() / 4))
+    {
+        return;
+    }
+    asked = Simulator::Now();
+    AskInput(clique, h.round, h.extra, h.seq, h.count, input);
+}
+
+void
+FpgaAggregator::AskInput(const AggregatorClique& c,
+                         uint32_t round,
+                         uint16_t clique,
+                         uint32_t seq,
+                         uint32_t count,
+                         uint32_t input)
+{
+    IslandHeader h;
+    h.type = IslandHeader::RESEND;
+    h.origin = static_cast<uint16_t>(m_tag);
+    h.extra = clique;
+    h.round = round;
+    h.seq = seq;
+    h.count = count;
+    if (input < c.members.size())
+    {
+        // The member's stream knows the clique's service by the root's tag.
+        h.island = static_cast<uint16_t>(ServiceTag(c));
+        SendHeader(h, m_directory.at(c.members[input]), m_islandPort);
+    }
+    else
+    {
+        h.island = static_cast<uint16_t>(m_tag);
+        SendHeader(h, c.childAddresses.at(input - c.members.size()), m_port);
     }
 }
 
@@ -323,6 +485,10 @@ FpgaAggregator::EmitResult(uint32_t round,
         return;
     }
     QueueState& st = qit->second;
+    if (!st.queue->HasResult(seq))
+    {
+        return; // the slot was reused or retired meanwhile
+    }
     const std::vector<int32_t>& sum = st.queue->Result(seq);
     // The sum of segment seq has the size of its contributions: the last one is partial
     // unless the model is a multiple of the segment size.
@@ -339,8 +505,10 @@ FpgaAggregator::EmitResult(uint32_t round,
         std::memcpy(buf.data(), sum.data(), sum.size() * 4);
         p = Create<Packet>(buf.data(), buf.size());
     }
+    const AggregatorClique& c = m_cliques.at(clique);
+    const bool root = c.parent == 0;
     IslandHeader h;
-    h.type = IslandHeader::RESULT;
+    h.type = root ? IslandHeader::RESULT : IslandHeader::CONTRIBUTION;
     h.flags = (sum.empty() ? 0 : IslandHeader::FLAG_VALUES) |
               (st.queue->Overflowed(seq) ? IslandHeader::FLAG_OVERFLOW : 0) |
               (resend ? IslandHeader::FLAG_RETRANSMISSION : 0);
@@ -349,7 +517,7 @@ FpgaAggregator::EmitResult(uint32_t round,
         h.flags |= IslandHeader::FLAG_ECN_ECHO;
         ++m_ecnEchoes;
     }
-    h.island = static_cast<uint16_t>(m_tag);
+    h.island = static_cast<uint16_t>(root ? ServiceTag(c) : m_tag);
     h.origin = static_cast<uint16_t>(m_tag);
     h.extra = clique;
     h.round = round;
@@ -357,8 +525,14 @@ FpgaAggregator::EmitResult(uint32_t round,
     h.count = count;
     h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
     p->AddHeader(h);
+    if (!root)
+    {
+        // One partial sum per segment up the tree edge (again only when the parent asks).
+        ++m_partials;
+        m_socket->SendTo(p, 0, InetSocketAddress(c.parentAddress, m_port));
+        return;
+    }
     ++m_results;
-    const AggregatorClique& c = m_cliques.at(clique);
     if (resend)
     {
         m_socket->SendTo(p, 0, InetSocketAddress(m_directory.at(member), m_islandPort));
@@ -367,6 +541,12 @@ FpgaAggregator::EmitResult(uint32_t round,
     {
         m_multicast.Send(p, c.group, m_islandPort, c.groupDevices);
     }
+}
+
+uint32_t
+FpgaAggregator::ServiceTag(const AggregatorClique& c) const
+{
+    return c.serviceTag != 0 ? c.serviceTag : m_tag;
 }
 
 void
@@ -392,17 +572,7 @@ FpgaAggregator::CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq, uint
     const AggregatorClique& c = m_cliques.at(clique);
     for (uint32_t m : missing)
     {
-        IslandHeader h;
-        h.type = IslandHeader::RESEND;
-        h.island = static_cast<uint16_t>(m_tag);
-        h.origin = static_cast<uint16_t>(m_tag);
-        h.extra = clique;
-        h.round = round;
-        h.seq = seq;
-        h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
-        Ptr<Packet> p = Create<Packet>();
-        p->AddHeader(h);
-        m_socket->SendTo(p, 0, InetSocketAddress(m_directory.at(c.members[m]), m_islandPort));
+        AskInput(c, round, clique, seq, st.queue->GetCount(), m);
     }
     Simulator::Schedule(m_timeout, &FpgaAggregator::CheckTimeout, this, round, clique, seq,
                         requests + 1);

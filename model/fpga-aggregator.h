@@ -21,13 +21,26 @@
 namespace ns3
 {
 
-/// A clique an FPGA aggregates for.
+/**
+ * A clique an FPGA aggregates for: its place in the clique's reduction tree
+ * (AggregationNode). The one-point (single) design is a tree of one node: no children, no
+ * parent, every member direct.
+ */
 struct AggregatorClique
 {
     uint16_t cliqueKey;                 ///< Network-wide clique id (IslandRoundPlan::cliqueKey).
-    std::vector<uint32_t> members;      ///< Island ids.
-    Ipv4Address group;                  ///< Multicast group the sums go to.
-    std::vector<uint32_t> groupDevices; ///< Devices of this node the sums' tree leaves by.
+    std::vector<uint32_t> members;      ///< Island ids whose contributions it sums directly.
+    Ipv4Address group;                  ///< Root: multicast group the sums go to.
+    std::vector<uint32_t> groupDevices; ///< Root: devices of this node the sums' tree leaves by.
+    std::vector<uint32_t> children;     ///< Tags of the child FPGAs whose partial sums it adds.
+    std::vector<Ipv4Address> childAddresses; ///< Their addresses (resend requests), same order.
+    uint32_t parent = 0;                ///< Tag of the parent FPGA; 0 = this FPGA is the root.
+    Ipv4Address parentAddress;          ///< Where its partial sums go (non-root).
+    /// Tag the members know the clique's service by (the root's): sums and resend requests
+    /// to members carry it, so that their contribution stream recognises them.
+    uint32_t serviceTag = 0;
+    std::vector<uint32_t> allMembers;   ///< Every member of the clique (root: resent sums).
+    uint32_t slots = 0;                 ///< Slots of its pool for this clique (0: Slots).
 };
 
 /// Per (round, clique) statistics of an aggregator, for the results database.
@@ -54,10 +67,24 @@ struct AggregationStats
  * Members address their segments (CONTRIBUTION) to this service (the router's address, port
  * Port). Each contribution passes through the FPGA's service queue at Throughput (its wire
  * bits), is summed in the clique's AggregationQueue, and when a segment is complete the sum
- * leaves PipelineLatency after its last contribution was processed, once, to the clique's
- * multicast group (RESULT). A member resending a contribution whose sum it missed gets the
- * sum again by unicast. A slot waiting longer than Timeout for missing members counts a
- * timeout and asks the missing members to resend (RESEND).
+ * leaves PipelineLatency after its last contribution was processed, once.
+ *
+ * In an aggregation tree (AggregatorClique::parent set) the FPGA's inputs are its direct
+ * members and its child FPGAs; a complete slot leaves as one partial sum (a CONTRIBUTION
+ * from this FPGA's tag) to the parent. The root sends the clique's sum to the clique's
+ * multicast group (RESULT). Recovery, without resend storms (each request names one segment
+ * of one input and goes one tree edge):
+ * - a slot waiting longer than Timeout asks its missing inputs only: members by RESEND to
+ *   the island, child FPGAs by RESEND to the child, which resends its partial sum if it has
+ *   it (a child still waiting itself ignores the request: its own timeout is running);
+ * - a member resending a contribution whose sum it missed (or sending a header-only RESEND
+ *   request for it): the root sends the sum again by unicast; a non-root FPGA that summed the
+ *   segment passes a header-only request (RESEND, origin = the member) up the tree; an FPGA
+ *   that has not summed it yet and misses the requester's input asks for that input at once
+ *   (it was lost on the way; at most once per quarter Timeout per input).
+ * Back-pressure: a member reuses slot seq mod slots only after the clique's sum of seq came
+ * back, which implies that every FPGA of the tree completed seq: one window of slots per
+ * clique at every FPGA of its tree suffices.
  */
 class FpgaAggregator : public Application
 {
@@ -80,7 +107,10 @@ class FpgaAggregator : public Application
     Time GetBusyTime() const;
     uint64_t GetContributions() const;
     uint64_t GetResults() const;
-    /// Sums sent with an ECN echo (a contribution of their slot arrived marked CE).
+    /// Partial sums sent to a parent FPGA (aggregation trees).
+    uint64_t GetPartials() const;
+    /// Sums (and partial sums up a tree) sent with an ECN echo (a contribution of their slot,
+    /// or a child's partial sum with an echo, arrived marked).
     uint64_t GetEcnEchoes() const;
     /// Statistics of every (round, clique) served so far.
     std::vector<AggregationStats> GetStats() const;
@@ -110,6 +140,7 @@ class FpgaAggregator : public Application
         uint32_t lastPayloadBytes = 0; ///< Bytes of the last segment (the model's remainder).
         uint64_t timeouts = 0;
         uint64_t resent = 0;
+        std::map<uint64_t, Time> asked; ///< (segment, input) -> last early resend request
         std::set<uint32_t> marked; ///< Segments with a contribution that arrived marked CE.
     };
 
@@ -117,6 +148,18 @@ class FpgaAggregator : public Application
     void HandleRead(Ptr<Socket> socket);
     void EmitResult(uint32_t round, uint16_t clique, uint32_t seq, uint32_t count, bool resend,
                     uint32_t member);
+    void HandleRequest(const IslandHeader& h);
+    uint32_t ServiceTag(const AggregatorClique& c) const;
+    /// Ask input \p input (member index, then child FPGAs) of a slot to send segment \p seq
+    /// again (RESEND).
+    void AskInput(const AggregatorClique& c,
+                  uint32_t round,
+                  uint16_t clique,
+                  uint32_t seq,
+                  uint32_t count,
+                  uint32_t input);
+    void SendHeader(IslandHeader h, Ipv4Address to, uint16_t port);
+    uint64_t m_partials = 0;
     void CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq, uint32_t requests);
 
     uint16_t m_port;

@@ -224,6 +224,13 @@ NetworkCapabilities::HasFpga(const std::string& device) const
     return std::find(fpgaDevices.begin(), fpgaDevices.end(), device) != fpgaDevices.end();
 }
 
+uint32_t
+NetworkCapabilities::SlotsPerClique(uint32_t cliques) const
+{
+    double fit = std::floor(PoolSlots() / std::max<uint32_t>(cliques, 1));
+    return static_cast<uint32_t>(std::min<double>(aggregationSlots, fit));
+}
+
 void
 NetworkCapabilities::Validate() const
 {

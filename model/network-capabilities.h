@@ -63,6 +63,9 @@ struct NetworkCapabilities
     /// (2^20 slots of 8 KiB = 8 GiB) leaves the limit to fpgaMemoryBytes.
     uint32_t aggregationSlots = 1u << 20;
     uint32_t slotBytes = 8192;        ///< Payload bytes per slot (one segment's values).
+    /// Slots of a clique's pool at an FPGA that serves \p cliques cliques at once:
+    /// min(aggregationSlots, floor(PoolSlots() / cliques)), as the planner's window.
+    uint32_t SlotsPerClique(uint32_t cliques) const;
     double aggregationTimeoutS = 0.5; ///< Straggler timeout for an incomplete slot.
     /// Memory of one FPGA for aggregation slots, bytes (shared by the cliques it serves).
     double fpgaMemoryBytes = 8.0 * (1u << 30);

@@ -104,6 +104,8 @@ CREATE TABLE IF NOT EXISTS aggregation(
   stale INTEGER NOT NULL,
   resent_results INTEGER NOT NULL,
   overflows INTEGER NOT NULL,
+  tree TEXT,
+  fell_back INTEGER,
   PRIMARY KEY(run_id, round, clique));
 CREATE TABLE IF NOT EXISTS fpgas(
   run_id INTEGER NOT NULL REFERENCES runs(run_id),
@@ -112,6 +114,7 @@ CREATE TABLE IF NOT EXISTS fpgas(
   results INTEGER NOT NULL,
   busy_s REAL NOT NULL,
   utilization REAL NOT NULL,
+  partials INTEGER,
   PRIMARY KEY(run_id, device));
 CREATE TABLE IF NOT EXISTS training(
   run_id INTEGER NOT NULL REFERENCES runs(run_id),
@@ -558,6 +561,9 @@ ResultsDatabase::CheckAndPrepare()
         // Columns added since schema 1: an older database gains them (NULL in old rows).
         static const std::vector<std::array<const char*, 3>> added = {
             {"rounds", "pattern", "TEXT"},
+            {"aggregation", "tree", "TEXT"},
+            {"aggregation", "fell_back", "INTEGER"},
+            {"fpgas", "partials", "INTEGER"},
             {"training", "global_accuracy", "REAL"},
             {"training", "mean_global_accuracy", "REAL"},
         };
@@ -912,19 +918,21 @@ ResultsDatabase::InsertAggregation(int64_t runId, const AggregationRecord& r)
     Insert("aggregation",
            {"run_id", "round", "clique", "members", "aggregator", "segments", "mean_slot_wait_s",
             "max_slot_wait_s", "max_slots_in_use", "timeouts", "duplicates", "stale",
-            "resent_results", "overflows"},
+            "resent_results", "overflows", "tree", "fell_back"},
            {runId, i64(r.round), i64(r.clique), r.members, r.aggregator, i64(r.segments),
             r.meanSlotWaitS, r.maxSlotWaitS, i64(r.maxSlotsInUse), i64(r.timeouts),
-            i64(r.duplicates), i64(r.stale), i64(r.resentResults), i64(r.overflows)});
+            i64(r.duplicates), i64(r.stale), i64(r.resentResults), i64(r.overflows),
+            r.tree.empty() ? Value(nullptr) : Value(r.tree), i64(r.fellBack)});
 }
 
 void
 ResultsDatabase::InsertFpga(int64_t runId, const FpgaRecord& r)
 {
     Insert("fpgas",
-           {"run_id", "device", "contributions", "results", "busy_s", "utilization"},
+           {"run_id", "device", "contributions", "results", "busy_s", "utilization", "partials"},
            {runId, r.device, static_cast<int64_t>(r.contributions),
-            static_cast<int64_t>(r.results), r.busyS, r.utilization});
+            static_cast<int64_t>(r.results), r.busyS, r.utilization,
+            static_cast<int64_t>(r.partials)});
 }
 
 void

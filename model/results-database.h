@@ -99,6 +99,9 @@ struct AggregationRecord
     uint64_t stale;         ///< Contributions dropped as too old.
     uint64_t resentResults; ///< Sums sent again to a member that missed them.
     uint64_t overflows;     ///< Segments whose int32 sum overflowed.
+    /// The FPGAs of the clique's aggregation tree, root first: "DEV" or "DEV>PARENT".
+    std::string tree;
+    uint32_t fellBack = 0; ///< Members that fell back from the FPGAs to multicast this round.
 };
 
 /// One FPGA over the run (table `fpgas`).
@@ -109,6 +112,7 @@ struct FpgaRecord
     uint64_t results;
     double busyS;
     double utilization; ///< busyS / simulated duration.
+    uint64_t partials = 0; ///< Partial sums sent up an aggregation tree.
 };
 
 /// One island at the end of one round of a training run (table `training`).

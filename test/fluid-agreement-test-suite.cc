@@ -45,9 +45,7 @@ class FluidAgreementTestCase : public TestCase
         NetworkGraphOptions options;
         options.privateRateBps = m_linkRate;
         NetworkCapabilities caps = NetworkCapabilities::ForPattern(m_mode);
-        // The packet level runs one-point aggregation until its exchange classes read
-        // TrafficPlanner::Exchange: compare the fluid model's one-point design with it.
-        caps.aggregationDesign = AggregationDesign::SINGLE;
+        // Aggregation: both run the planner's tree (TrafficPlanner::Exchange), the default.
 
         CostParameters params;
         params.modelBytes = model;

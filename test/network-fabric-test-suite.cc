@@ -66,12 +66,17 @@ PlannedCopies(const ScenarioHelper& s, ExchangePattern mode)
         members.push_back(s.GetGraph().IslandNode(city));
     }
     std::sort(members.begin(), members.end());
+    // The exchange the fluid CostModel charges and the packet level runs (for aggregation the
+    // planner's tree: one copy per tree edge per direction).
     std::map<uint32_t, double> copies;
-    for (const auto& f : s.GetTraffic().CliqueFlows(members, mode))
+    for (const auto& phase : s.GetTraffic().Exchange(members, mode).phases)
     {
-        for (const auto& [resource, units] : f.usage.usage)
+        for (const auto& f : phase)
         {
-            copies[resource] += units;
+            for (const auto& [resource, units] : f.usage.usage)
+            {
+                copies[resource] += units * f.fraction;
+            }
         }
     }
     return copies;

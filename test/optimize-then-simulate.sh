@@ -2,8 +2,8 @@
 # The optimizer's schedule drives the ns-3 scenario: optimize-schedule writes the best
 # schedule for a mode, nine-city-training simulates it, and the simulated round matches the
 # optimizer's fluid round time within 3%. Until the packet level reads the schedule's
-# patterns (it runs the capability set's richest pattern, one-point aggregation), the
-# optimizer is restricted to that pattern (--patterns, --aggregation=single).
+# patterns (it runs the capability set's richest pattern), the optimizer is restricted to
+# that pattern (--patterns); both run the planner's aggregation tree (default design).
 # Usage: optimize-then-simulate.sh <optimize-schedule> <nine-city-training> <mode>
 set -euo pipefail
 OPT="$1"
@@ -14,8 +14,7 @@ trap 'rm -rf "$TMP"' EXIT
 case "$MODE" in
   unicast) CAPS=(--capabilities=unicast --patterns=all-to-all) ;;
   multicast) CAPS=(--capabilities=unicast,multicast --patterns=multicast) ;;
-  aggregation) CAPS=(--capabilities=unicast,multicast,aggregation --patterns=aggregation
-                     --aggregation=single) ;;
+  aggregation) CAPS=(--capabilities=unicast,multicast,aggregation --patterns=aggregation) ;;
   *) echo "unknown mode $MODE"; exit 2 ;;
 esac
 "$OPT" "${CAPS[@]}" --modelBytes=4e6 --computeTime=0.05 --period=2 --baselines=0 \

@@ -13,14 +13,14 @@ MODE="$3"
 shift 3
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-# The packet level runs the capability set's richest pattern for every clique, and one FPGA
-# per clique (it does not run ring, tree or parameter-server exchanges, nor aggregation trees,
-# yet): the optimizer is held to what it runs, so that both programs still see the same flags.
+# The packet level runs the capability set's richest pattern for every clique (the planner's
+# aggregation tree in aggregation mode): the optimizer is held to that pattern, so that both
+# programs still see the same flags.
 case "$MODE" in
 unicast) only=all-to-all ;;
 *) only="$MODE" ;;
 esac
-flags=(--mode="$MODE" --patterns="$only" --aggregation=single --modelBytes=4e6 "$@")
+flags=(--mode="$MODE" --patterns="$only" --modelBytes=4e6 "$@")
 "$OPT" "${flags[@]}" --baselines=0 --out="$TMP/best.json" 2>/dev/null | tee "$TMP/opt.txt" | tail -2
 "$SIM" "${flags[@]}" --rounds=2 --db="$TMP/r.db" --quiet=1 --runKey=same-flags
 /usr/bin/python3 - "$TMP/best.json" "$TMP/opt.txt" "$TMP/r.db" <<'PY'

@@ -9,6 +9,7 @@ set(IN_NS3_SUITES
     intelligent-network-training
     intelligent-network-fabric
     intelligent-network-options
+    intelligent-network-aggtree
     intelligent-network-transport
 )
 foreach(suite ${IN_NS3_SUITES})
