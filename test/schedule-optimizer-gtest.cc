@@ -13,6 +13,8 @@
 #include "ns3/synthetic-topology.h"
 #include "ns3/topology-reader.h"
 
+#include "partitions-gtest-util.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,33 +56,6 @@ Caps(const std::string& set)
     NetworkCapabilities c;
     c.SetSwitches(set);
     return c;
-}
-
-/// Every set partition of n islands, as cliques of island indices (singletons included).
-std::vector<IndexRound>
-AllPartitions(uint32_t n)
-{
-    std::vector<IndexRound> out;
-    std::vector<uint32_t> label(n, 0);
-    std::function<void(uint32_t, uint32_t)> rec = [&](uint32_t i, uint32_t used) {
-        if (i == n)
-        {
-            IndexRound r(used);
-            for (uint32_t k = 0; k < n; ++k)
-            {
-                r[label[k]].push_back(k);
-            }
-            out.push_back(r);
-            return;
-        }
-        for (uint32_t l = 0; l <= used && l < n; ++l)
-        {
-            label[i] = l;
-            rec(i + 1, std::max(used, l + 1));
-        }
-    };
-    rec(0, 0);
-    return out;
 }
 
 /// The cliques (two or more) of \p r as island nodes.
@@ -202,7 +177,7 @@ double
 ExhaustivePeriodTwo(const CostModel& cm, const std::vector<uint32_t>& nodes, bool prune)
 {
     const auto n = static_cast<uint32_t>(nodes.size());
-    auto parts = AllPartitions(n);
+    auto parts = testutil::AllPartitions(n);
     ConsensusMetric metric(n);
     std::vector<double> lb(parts.size());
     std::vector<double> exact(parts.size(), -1);
@@ -276,7 +251,7 @@ TEST(ScheduleOptimizer, BellNumbers)
     EXPECT_EQ(ScheduleOptimizer::BellNumber(6), 203u);
     EXPECT_EQ(ScheduleOptimizer::BellNumber(9), 21147u);
     EXPECT_EQ(ScheduleOptimizer::BellNumber(200), UINT64_MAX);
-    EXPECT_EQ(AllPartitions(6).size(), 203u);
+    EXPECT_EQ(testutil::AllPartitions(6).size(), 203u);
 }
 
 TEST(ScheduleOptimizer, PeriodOneIsTheAllInOneRoundWithItsBestPattern)
@@ -555,7 +530,7 @@ TEST(ScheduleOptimizer, LimitedMixingAgreesWithTheFullMetric)
     // The objective may stop early under a limit; what it returns must agree with the full
     // computation on random pairs of partitions.
     const uint32_t n = 7;
-    auto parts = AllPartitions(n);
+    auto parts = testutil::AllPartitions(n);
     ConsensusTimeObjective objective(n);
     std::mt19937_64 rng(7);
     for (int i = 0; i < 2000; ++i)

@@ -12,6 +12,8 @@
 #include "ns3/topology-reader.h"
 #include "ns3/training-time-objective.h"
 
+#include "partitions-gtest-util.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,33 +39,6 @@ AllInOne(uint32_t n)
         r[0].push_back(i);
     }
     return r;
-}
-
-/// Every set partition of n islands (singletons included).
-std::vector<IndexRound>
-Partitions(uint32_t n)
-{
-    std::vector<IndexRound> out;
-    std::vector<uint32_t> label(n, 0);
-    std::function<void(uint32_t, uint32_t)> rec = [&](uint32_t i, uint32_t used) {
-        if (i == n)
-        {
-            IndexRound r(used);
-            for (uint32_t k = 0; k < n; ++k)
-            {
-                r[label[k]].push_back(k);
-            }
-            out.push_back(r);
-            return;
-        }
-        for (uint32_t l = 0; l <= used && l < n; ++l)
-        {
-            label[i] = l;
-            rec(i + 1, std::max(used, l + 1));
-        }
-    };
-    rec(0, 0);
-    return out;
 }
 
 } // namespace
@@ -168,7 +143,7 @@ TEST(TrainingTimeObjective, IslandsThatNeverAllCommunicateNeverReachTheGoal)
 TEST(TrainingTimeObjective, ContractHoldsOnRandomSchedules)
 {
     const uint32_t n = 5;
-    std::vector<IndexRound> parts = Partitions(n);
+    std::vector<IndexRound> parts = testutil::AllPartitions(n);
     std::mt19937_64 rng(7);
     std::uniform_int_distribution<std::size_t> pick(0, parts.size() - 1);
     std::uniform_real_distribution<double> time(0.1, 5.0);
@@ -248,7 +223,7 @@ TEST(TrainingTimeObjective, ExactSearchFindsTheBruteForceOptimum)
         ScheduleOptimizer opt(cm, islands, options);
         OptimizerResult r = opt.Exact(2);
         // Brute force over every pair of partitions, same round costs, no pruning.
-        std::vector<IndexRound> parts = Partitions(islands.size());
+        std::vector<IndexRound> parts = testutil::AllPartitions(islands.size());
         std::vector<double> times;
         for (const auto& part : parts)
         {
