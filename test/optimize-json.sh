@@ -54,3 +54,8 @@ print("ok (%s): best %.3f s (%s), %d baselines" % (objective, best["score"], bes
                                                    len(names)))
 PY
 done
+# The default objective is the validated training objective (doc/objective-validation.rst).
+default=$("$OPT" "${args[@]}" --json=- 2>/dev/null |
+          /usr/bin/python3 -c "import json, sys; print(json.load(sys.stdin)['objective'])")
+[ "$default" = "predicted-training-time" ] || { echo "FAIL: default objective $default"; exit 1; }
+echo "ok: default objective $default"
