@@ -195,8 +195,8 @@ main(int argc, char* argv[])
                       << "\npatterns: " << Patterns(best.schedule)
                       << "\nscore: " << SecondsText(best.score);
             // The consensus figures are filled by the consensus objective only.
-            if (best.consensus.roundsToTarget != std::numeric_limits<decltype(
-                                                     best.consensus.roundsToTarget)>::max())
+            if (best.consensus.roundsToTarget !=
+                std::numeric_limits<decltype(best.consensus.roundsToTarget)>::max())
             {
                 std::cout << " (rate " << Rate(best.consensus) << ", "
                           << best.consensus.roundsToTarget << " rounds to 1e-3)";
