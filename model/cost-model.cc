@@ -719,15 +719,25 @@ CostModel::BestRound(const NodeCliques& cliques) const
         for (std::size_t c : real)
         {
             double fastest = kInf;
+            // Patterns by their bound alone: one whose bound is no better than the fastest
+            // simulated so far cannot be the fastest alone (not simulated; a 128-island
+            // all-to-all would take a minute).
+            std::vector<std::pair<double, ExchangePattern>> byBound;
             for (ExchangePattern p : level)
             {
                 const Plan& plan = PlanOf(cliques[c], p);
-                if (!plan.feasible)
+                if (plan.feasible)
                 {
-                    continue;
+                    byBound.emplace_back(plan.boundS, p);
                 }
+            }
+            std::stable_sort(byBound.begin(), byBound.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            for (const auto& [boundS, p] : byBound)
+            {
+                const Plan& plan = PlanOf(cliques[c], p);
                 usable[c].push_back(p);
-                double alone = CliqueCommTimes({cliques[c]}, {p})[0];
+                double alone = boundS >= fastest ? kInf : CliqueCommTimes({cliques[c]}, {p})[0];
                 if (alone < fastest)
                 {
                     fastest = alone;

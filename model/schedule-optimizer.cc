@@ -7,6 +7,7 @@
 #include "consensus-objective.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -90,8 +91,14 @@ ScheduleOptimizer::ScheduleOptimizer(const CostModel& cost, std::vector<std::str
     : m_cost(cost),
       m_islands(std::move(islands)),
       m_options(std::move(options)),
-      m_rng(m_options.seed)
+      m_rng(m_options.seed),
+      m_startTime(std::chrono::steady_clock::now())
 {
+    if (!(m_options.budgetS >= 0) || !std::isfinite(m_options.budgetS))
+    {
+        throw std::invalid_argument("schedule optimizer: the time budget must be a finite "
+                                    "number of seconds, 0 for none");
+    }
     if (m_islands.empty())
     {
         throw std::invalid_argument("schedule optimizer: no islands");
@@ -169,6 +176,22 @@ ScheduleOptimizer::CliqueSizes(const Schedule& schedule)
         }
     }
     return out;
+}
+
+bool
+ScheduleOptimizer::OutOfBudget()
+{
+    if (!m_outOfBudget)
+    {
+        bool candidates =
+            m_options.budgetCandidates > 0 && m_evaluated >= m_options.budgetCandidates;
+        bool seconds = m_options.budgetS > 0 &&
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                     m_startTime)
+                                   .count() >= m_options.budgetS;
+        m_outOfBudget = candidates || seconds;
+    }
+    return m_outOfBudget;
 }
 
 uint64_t
@@ -665,6 +688,10 @@ ScheduleOptimizer::Seeds(std::size_t period)
     std::vector<Scored> starts;
     for (const Schedule& s : seeds)
     {
+        if (!starts.empty() && OutOfBudget())
+        {
+            break;
+        }
         starts.push_back(Score(FromSchedule(s, period)));
     }
     if (m_haveBest)
@@ -979,7 +1006,7 @@ ScheduleOptimizer::Scored
 ScheduleOptimizer::Polish(Scored best)
 {
     const std::size_t n = m_islands.size();
-    for (int sweep = 0; sweep < 50; ++sweep)
+    for (int sweep = 0; sweep < 50 && !OutOfBudget(); ++sweep)
     {
         Scored round = best;
         auto consider = [&](State s) {
@@ -987,7 +1014,7 @@ ScheduleOptimizer::Polish(Scored best)
             {
                 Canonical(r);
             }
-            if (s == best.state)
+            if (s == best.state || OutOfBudget())
             {
                 return;
             }
@@ -1049,11 +1076,11 @@ ScheduleOptimizer::Heuristic(std::size_t period)
     const uint64_t total = steps * nStarts;
     Scored best = starts.front();
     uint64_t done = 0;
-    for (std::size_t k = 0; k < nStarts; ++k)
+    for (std::size_t k = 0; k < nStarts && !OutOfBudget(); ++k)
     {
         Scored cur = k < fromSeeds ? starts[k] : Score(RandomState(period));
         double e = Energy(cur);
-        for (uint64_t step = 0; step < steps; ++step, ++done)
+        for (uint64_t step = 0; step < steps && !OutOfBudget(); ++step, ++done)
         {
             double frac =
                 static_cast<double>(step) / static_cast<double>(std::max<uint64_t>(steps, 1));
@@ -1104,10 +1131,19 @@ ScheduleOptimizer::Optimize()
     double bound = kInf;
     bool allExact = true;
     const std::size_t n = m_islands.size();
+    m_startTime = std::chrono::steady_clock::now();
+    m_outOfBudget = false;
     for (std::size_t p = 1; p <= m_options.maxPeriod; ++p)
     {
         OptimizerResult r;
         double periodBound;
+        if (have && OutOfBudget() && !(n <= m_options.exactIslands && p <= m_options.exactPeriod))
+        {
+            // Not searched: only its bound counts (the optimum may lie there).
+            bound = std::min(bound, PeriodLowerBound(p));
+            allExact = false;
+            continue;
+        }
         if (p == 1)
         {
             r = AllInOne();
@@ -1134,6 +1170,7 @@ ScheduleOptimizer::Optimize()
     best.evaluated = m_evaluated;
     best.simulated = m_rounds.size();
     best.bound = bound;
+    best.budgetExhausted = m_outOfBudget;
     best.optimal = allExact;
     best.gap = allExact || !(bound > 0) ? 0.0 : best.score / bound - 1;
     return best;
