@@ -6,6 +6,9 @@
 #include "baseline-schedules.h"
 #include "consensus-objective.h"
 
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/push_relabel_max_flow.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -662,6 +665,10 @@ ScheduleOptimizer::PeriodLowerBound(std::size_t period) const
         }
         worst = std::max(worst, bits / std::min(out, in) + nearest);
     }
+    // Every cut of the network that separates islands: a period that connects every island
+    // has a round with a clique across it, whose members on each side need the other side's
+    // contributions (at least one model's wire bits, whatever the pattern) across it.
+    worst = std::max(worst, bits / IslandMinCutBps());
     if (m_islands.size() < 2)
     {
         worst = 0;
@@ -669,6 +676,57 @@ ScheduleOptimizer::PeriodLowerBound(std::size_t period) const
     double periodTime = static_cast<double>(period - 1) * m_cost.RoundTimeOf(0) +
                         m_cost.RoundTimeOf(worst);
     return m_objective->PeriodBound(period, periodTime);
+}
+
+double
+ScheduleOptimizer::IslandMinCutBps() const
+{
+    if (m_minCutBps > 0 || m_nodes.size() < 2)
+    {
+        return m_minCutBps > 0 ? m_minCutBps : kInf;
+    }
+    // Smallest capacity (bit/s, one direction) of a cut with islands on both sides: the
+    // smallest maximum flow from the first island to another one or back (every such cut has
+    // the first island on one side). Links as two arcs of their capacity; transit through
+    // islands allowed (a relaxation: the bound stays a bound). Boost's push-relabel.
+    using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
+    using Graph = boost::adjacency_list<
+        boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+        boost::property<boost::edge_capacity_t, double,
+                        boost::property<boost::edge_residual_capacity_t, double,
+                                        boost::property<boost::edge_reverse_t,
+                                                        Traits::edge_descriptor>>>>;
+    const NetworkGraph& g = m_cost.Graph();
+    Graph flow(g.NodeCount());
+    auto capacity = boost::get(boost::edge_capacity, flow);
+    auto reverse = boost::get(boost::edge_reverse, flow);
+    auto arc = [&](uint32_t a, uint32_t b, double c) {
+        auto e = boost::add_edge(a, b, flow).first;
+        auto r = boost::add_edge(b, a, flow).first;
+        capacity[e] = c;
+        capacity[r] = 0;
+        reverse[e] = r;
+        reverse[r] = e;
+    };
+    for (uint32_t e = 0; e < g.EdgeCount(); ++e)
+    {
+        const GraphEdge& edge = g.Edges()[e];
+        if (g.IsEdgeUp(e))
+        {
+            arc(edge.a, edge.b, edge.capacityBps);
+            arc(edge.b, edge.a, edge.capacityBps);
+        }
+    }
+    double cut = kInf;
+    for (std::size_t k = 1; k < m_nodes.size(); ++k)
+    {
+        for (auto [s, t] : {std::pair{m_nodes[0], m_nodes[k]}, std::pair{m_nodes[k], m_nodes[0]}})
+        {
+            cut = std::min(cut, boost::push_relabel_max_flow(flow, s, t));
+        }
+    }
+    m_minCutBps = cut > 0 ? cut : kInf;
+    return m_minCutBps;
 }
 
 std::vector<ScheduleOptimizer::Scored>

@@ -114,7 +114,9 @@ struct OptimizerResult
  * RoundTimeOf(L)), where L is the largest over islands of (model wire bits over the island's
  * smaller total access capacity, in or out, plus the latency to its nearest other island):
  * every island has to send and receive at least one model in some round of a period that
- * connects it (every pattern does so). gap = score / bound - 1.
+ * connects it (every pattern does so), and at least the model's wire bits over the smallest
+ * capacity of a network cut that separates islands (some round's clique spans it, and its
+ * members on each side need the other side's contributions). gap = score / bound - 1.
  *
  * Budget (OptimizerOptions::budgetS, budgetCandidates): checked between candidates of the
  * heuristic (annealing, polishing, seeds after the first); once spent, the heuristic returns
@@ -216,6 +218,8 @@ class ScheduleOptimizer
     uint64_t Uniform(uint64_t n);
     /// True once the budget is spent (and remembers it).
     bool OutOfBudget();
+    /// Smallest one-way capacity of a cut separating islands, bit/s (cached; +inf if none).
+    double IslandMinCutBps() const;
 
     const CostModel& m_cost;
     std::vector<std::string> m_islands;
@@ -230,6 +234,7 @@ class ScheduleOptimizer
     bool m_haveBest = false;
     std::chrono::steady_clock::time_point m_startTime; ///< Of the last Optimize().
     bool m_outOfBudget = false;
+    mutable double m_minCutBps = 0; ///< IslandMinCutBps(), 0 until computed.
 };
 
 } // namespace ns3

@@ -587,6 +587,48 @@ TEST(ScheduleOptimizer, CandidateBudgetReturnsTheBestSoFarWithAValidGap)
     EXPECT_THROW(ScheduleOptimizer(cm, g.IslandCities(), bad), std::invalid_argument);
 }
 
+TEST(ScheduleOptimizer, PeriodBoundCountsTheThinnestCutBetweenIslands)
+{
+    // Two pairs of islands (A, B behind X; C, D behind Y, 100 Gbps access) joined by one
+    // 1 Gbps link X - Y: any connected period has a round whose clique crosses it both ways
+    // with at least one model, so every period costs at least M/1 Gbps (the islands' own links
+    // alone would give M/100 Gbps). The bound stays below the exact optimum.
+    NetworkGraph g;
+    for (const char* i : {"A", "B", "C", "D"})
+    {
+        g.AddNode(GraphNode{i, NodeKind::ISLAND, i});
+    }
+    g.AddNode(GraphNode{"X", NodeKind::DEVICE, "X"});
+    g.AddNode(GraphNode{"Y", NodeKind::DEVICE, "Y"});
+    auto link = [&g](const char* a, const char* b, double rate) {
+        g.AddEdge(GraphEdge{g.NodeByName(a), g.NodeByName(b), 0.001, rate, EdgeKind::PRIVATE});
+    };
+    link("A", "X", 100e9);
+    link("B", "X", 100e9);
+    link("C", "Y", 100e9);
+    link("D", "Y", 100e9);
+    link("X", "Y", 1e9);
+    for (const char* set : {"unicast", "unicast,multicast,aggregation"})
+    {
+        CostModel cm(g, Caps(set), Params(1e8, 0));
+        const double cut = cm.Parameters().ModelWireBits() / 1e9;
+        OptimizerResult exact = ScheduleOptimizer(cm, {"A", "B", "C", "D"}).Optimize();
+        ASSERT_TRUE(exact.optimal);
+        OptimizerOptions o;
+        o.exactIslands = 0;
+        o.iterations = 100;
+        ScheduleOptimizer heuristic(cm, {"A", "B", "C", "D"}, o);
+        for (std::size_t p = 1; p <= 2; ++p)
+        {
+            EXPECT_GE(heuristic.PeriodLowerBound(p), cut) << set << " period " << p;
+        }
+        OptimizerResult h = heuristic.Optimize();
+        EXPECT_GE(h.bound, cut) << set;
+        EXPECT_LE(h.bound, exact.score * (1 + 1e-12)) << set;
+        EXPECT_GE(h.gap, 0) << set;
+    }
+}
+
 TEST(ScheduleOptimizer, LimitedMixingAgreesWithTheFullMetric)
 {
     // The objective may stop early under a limit; what it returns must agree with the full
