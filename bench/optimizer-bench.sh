@@ -76,7 +76,7 @@ section = ["Optimizer: wall time and gap versus islands", "-" * 43, "",
            " and returns its best so far). Gap = score / bound - 1, the bound being"
            " ``ScheduleOptimizer``'s lower bound over periods 1..2 (beyond the exact sizes it is"
            " a weak bound: a large gap says the bound is loose as much as that the schedule is"
-           " poor). One process per row, wall and CPU (user + system) seconds." % budget, "",
+           " poor). The method is the search that found the best schedule (\"exact\" beside \"not proven optimal\": the period-1 all-in-one round, which the budgeted period-2 heuristic did not beat). One process per row, wall and CPU (user + system) seconds; on a loaded machine the budget buys less CPU (compare the CPU column)." % budget, "",
            "::", ""]
 section += ["    " + l for l in lines]
 section.append("")
