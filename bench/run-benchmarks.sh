@@ -27,6 +27,8 @@
 #     optimizer's schedule, simulated at packet level): CPU, wall time and peak RSS.
 #  6. tcp transport versus raw ns-3 TCP (bench-raw-tcp: BulkSend/PacketSink on the same
 #     network, pairs and TCP settings), CPU per packet-hop (issue 16: <= 1.3).
+#  7. optimizer wall time and gap for 9, 32, 64 and 128 islands (bench/optimizer-bench.sh,
+#     its own section of doc/benchmarks.rst, written after the report).
 # bench/benchmark-report.py turns the raw results into the tables.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -307,3 +309,15 @@ if [ "$doc" = 1 ]; then
     report+=(--rst "$root/doc/benchmarks.rst")
 fi
 "${report[@]}"
+
+# 7. optimizer wall time and gap versus islands (its own section of doc/benchmarks.rst).
+echo "== 7. optimizer: wall time and gap for 9, 32, 64 and 128 islands"
+opt=(bash "$root/bench/optimizer-bench.sh")
+if [ "$doc" = 1 ]; then
+    opt+=(--rst "$root/doc/benchmarks.rst")
+fi
+if [ "$quick" = 1 ]; then
+    ISLANDS="9 32" BUDGET=5 BUILD_DIR="$build" "${opt[@]}"
+else
+    BUILD_DIR="$build" "${opt[@]}"
+fi

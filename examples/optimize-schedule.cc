@@ -10,6 +10,7 @@
 //       --modelBytes=1e9 --linkRate=100e9 --period=2 --computeTime=0.1
 //       --islands=AMS,FRA,LON,NYC --seed=1 --out=schedule.json
 //   ./optimize-schedule --synthetic=32 --topologySeed=1 --capabilities=unicast --json=-
+//   ./optimize-schedule --synthetic=64 --optimizerBudget=45   # best so far after 45 s, with gap
 //
 // --json=FILE writes (--json=- prints, instead of the text) the whole result as one JSON object (OptimizationReport::ToJson): "best" (the
 // schedule with the pattern of every clique, "round_times_s", "score" in seconds, lower is
@@ -187,7 +188,9 @@ main(int argc, char* argv[])
         {
             std::cout << "Best schedule (" << best.method << ", "
                       << (best.optimal ? "proven optimal" : "gap to bound ")
-                      << (best.optimal ? "" : Percent(best.gap)) << ", " << best.evaluated
+                      << (best.optimal ? "" : Percent(best.gap))
+                      << (best.budgetExhausted ? ", budget spent: best so far" : "") << ", "
+                      << best.evaluated
                       << " candidates, " << best.simulated << " rounds costed, " << std::fixed
                       << std::setprecision(2) << report.searchSeconds << " s):\n"
                       << best.schedule.Describe()

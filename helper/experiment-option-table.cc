@@ -69,6 +69,8 @@ ExperimentOptions::Table()
         {"disagreementWeight", "--objective=training: the weight k of the steady-state disagreement D (rounds to target grow as 1 + k x D + m x D_best; chosen on a calibration configuration, doc/objective-validation.rst)", OptionValidator::ToText(TrainingTimeObjective::kDefaultWeight), V::Real(0, 1e6), "", "optimizer"},
         {"bestRoundWeight", "--objective=training: the weight m of D_best, the steady-state disagreement after the period's best-agreeing round", OptionValidator::ToText(TrainingTimeObjective::kDefaultBestWeight), V::Real(0, 1e6), "", "optimizer"},
         {"iterations", "Optimizer: annealing proposals per start and period round", "4000", V::Integer(1, 10000000), "", "optimizer"},
+        {"optimizerBudget", "Optimizer: wall-clock budget of the search, s (0: none); when spent, the best schedule so far with its gap to the lower bound (then not reproducible: see optimizerCandidates)", "0", V::Seconds(0, 1e6), "", "optimizer"},
+        {"optimizerCandidates", "Optimizer: budget in candidate schedules examined (0: none), deterministic for a given seed", "0", V::Integer(0, 1000000000000ULL), "", "optimizer"},
         // islands
         {"modelBytes", "Model bytes every island exchanges per round", A, V::Integer(1, 1000000000000000ULL), "ns3::TrainingIsland::ModelBytes", "island"},
         {"segmentSize", "Model bytes per simulated segment (datagram payload minus the 28-byte header)", A, V::Integer(8, 65479), "ns3::TrainingIsland::SegmentSize", "island"},

@@ -774,7 +774,8 @@ ExperimentOptions::CrossCheck() const
     }
     if (Has("schedule") && !GetText("schedule").empty())
     {
-        for (const char* n : {"islands", "period", "iterations", "objective", "disagreementWeight", "bestRoundWeight"})
+        for (const char* n : {"islands", "period", "iterations", "objective", "disagreementWeight",
+                              "bestRoundWeight", "optimizerBudget", "optimizerCandidates"})
         {
             if (WasGiven(n))
             {
@@ -1154,6 +1155,11 @@ ExperimentOptions::ToOptimizerOptions(std::size_t islands) const
     oo.maxPeriod = GetInteger("period");
     oo.seed = GetInteger("seed");
     oo.iterations = GetInteger("iterations");
+    if (Has("optimizerBudget"))
+    {
+        oo.budgetS = GetDouble("optimizerBudget");
+        oo.budgetCandidates = GetInteger("optimizerCandidates");
+    }
     const std::string objective = Has("objective") ? GetText("objective") : "training";
     if (objective == "training")
     {

@@ -60,6 +60,7 @@ struct CostModel::Stream
     FlowUsage usage;                 ///< Resources per unit rate.
     double bits;                     ///< Wire bits per source.
     double tailS;                    ///< After the last bit leaves (see TrafficFlow::tailS).
+    double startS = 0;               ///< From its phase's start (TrafficFlow::startS).
     std::vector<SlotWindow> windows; ///< Aggregation: the FPGAs' slot windows.
     std::vector<uint32_t> fpgaResources; ///< The windows' FPGA resources (same order).
 };
@@ -198,6 +199,7 @@ CostModel::PlanOf(const std::vector<uint32_t>& members, ExchangePattern pattern)
                 s.usage = f.usage;
                 s.bits = f.fraction * model;
                 s.tailS = f.tailS;
+                s.startS = f.startS;
                 s.windows = f.windows;
                 for (const SlotWindow& w : f.windows)
                 {
@@ -215,7 +217,7 @@ CostModel::PlanOf(const std::vector<uint32_t>& members, ExchangePattern pattern)
             {
                 const Stream& a = plan->kinds.back()[i];
                 same = a.bits == streams[i].bits && a.tailS == streams[i].tailS &&
-                       a.usage.usage == streams[i].usage.usage;
+                       a.startS == streams[i].startS && a.usage.usage == streams[i].usage.usage;
             }
             if (!same)
             {
@@ -379,7 +381,36 @@ CostModel::Simulate(const std::vector<const Plan*>& plans, std::vector<FlowTimin
     };
     std::vector<State> state(plans.size());
     std::vector<Live> live;
+    /// Streams of started phases that have nothing to send yet (TrafficFlow::startS).
+    struct Waiting
+    {
+        double at;
+        std::size_t plan;
+        std::size_t phase;
+        const Stream* stream;
+    };
+    std::vector<Waiting> waiting;
     double now = 0;
+    auto launch = [&](std::size_t i, std::size_t phase, const Stream& s) {
+        Live l{i, &s, s.bits, FlowUsage{}, 0, false};
+        for (const auto& [r, a] : s.usage.usage)
+        {
+            l.usage.usage.emplace_back(index.at(r), a);
+        }
+        l.usage.maxRate = s.usage.maxRate;
+        for (std::size_t w = 0; w < s.windows.size(); ++w)
+        {
+            l.usage.maxRate =
+                std::min(l.usage.maxRate,
+                         planner.WindowRateBps(s.windows[w], sharing.at(s.fpgaResources[w])));
+        }
+        if (timings)
+        {
+            l.timing = timings->size();
+            timings->push_back(FlowTiming{i, phase, s.bits, now, 0, s.tailS, 0, 0});
+        }
+        live.push_back(std::move(l));
+    };
     auto start = [&](std::size_t i) {
         State& st = state[i];
         const auto& kind = plans[i]->kinds[plans[i]->phases[st.phase]];
@@ -388,25 +419,38 @@ CostModel::Simulate(const std::vector<const Plan*>& plans, std::vector<FlowTimin
         st.nextStart = kInf;
         for (const Stream& s : kind)
         {
-            Live l{i, &s, s.bits, FlowUsage{}, 0, false};
-            for (const auto& [r, a] : s.usage.usage)
+            if (s.startS > 0)
             {
-                l.usage.usage.emplace_back(index.at(r), a);
+                waiting.push_back(Waiting{now + s.startS, i, st.phase, &s});
             }
-            l.usage.maxRate = s.usage.maxRate;
-            for (std::size_t w = 0; w < s.windows.size(); ++w)
+            else
             {
-                l.usage.maxRate = std::min(
-                    l.usage.maxRate,
-                    planner.WindowRateBps(s.windows[w], sharing.at(s.fpgaResources[w])));
+                launch(i, st.phase, s);
             }
-            if (timings)
-            {
-                l.timing = timings->size();
-                timings->push_back(FlowTiming{i, st.phase, s.bits, now, 0, s.tailS, 0, 0});
-            }
-            live.push_back(std::move(l));
         }
+    };
+    // Starts every phase and waiting stream due at `now`.
+    auto startDue = [&]() {
+        for (std::size_t i = 0; i < plans.size(); ++i)
+        {
+            if (state[i].nextStart <= now)
+            {
+                start(i);
+            }
+        }
+        std::size_t kept = 0;
+        for (std::size_t w = 0; w < waiting.size(); ++w)
+        {
+            if (waiting[w].at <= now)
+            {
+                launch(waiting[w].plan, waiting[w].phase, *waiting[w].stream);
+            }
+            else
+            {
+                waiting[kept++] = waiting[w];
+            }
+        }
+        waiting.resize(kept);
     };
     for (std::size_t i = 0; i < plans.size(); ++i)
     {
@@ -423,6 +467,10 @@ CostModel::Simulate(const std::vector<const Plan*>& plans, std::vector<FlowTimin
         {
             startAt = std::min(startAt, st.nextStart);
         }
+        for (const Waiting& w : waiting)
+        {
+            startAt = std::min(startAt, w.at);
+        }
         if (live.empty())
         {
             if (std::isinf(startAt))
@@ -430,13 +478,7 @@ CostModel::Simulate(const std::vector<const Plan*>& plans, std::vector<FlowTimin
                 break;
             }
             now = startAt;
-            for (std::size_t i = 0; i < plans.size(); ++i)
-            {
-                if (state[i].nextStart <= now)
-                {
-                    start(i);
-                }
-            }
+            startDue();
             continue;
         }
         usage.clear();
@@ -473,13 +515,7 @@ CostModel::Simulate(const std::vector<const Plan*>& plans, std::vector<FlowTimin
                 live[k].remaining -= rate[k] * (startAt - now);
             }
             now = startAt;
-            for (std::size_t i = 0; i < plans.size(); ++i)
-            {
-                if (state[i].nextStart <= now)
-                {
-                    start(i);
-                }
-            }
+            startDue();
             continue;
         }
         now += dt;
@@ -519,13 +555,7 @@ CostModel::Simulate(const std::vector<const Plan*>& plans, std::vector<FlowTimin
             }
         }
         live.resize(kept);
-        for (std::size_t i = 0; i < plans.size(); ++i)
-        {
-            if (state[i].nextStart <= now)
-            {
-                start(i);
-            }
-        }
+        startDue();
     }
     std::vector<double> out;
     for (const State& st : state)
@@ -689,15 +719,25 @@ CostModel::BestRound(const NodeCliques& cliques) const
         for (std::size_t c : real)
         {
             double fastest = kInf;
+            // Patterns by their bound alone: one whose bound is no better than the fastest
+            // simulated so far cannot be the fastest alone (not simulated; a 128-island
+            // all-to-all would take a minute).
+            std::vector<std::pair<double, ExchangePattern>> byBound;
             for (ExchangePattern p : level)
             {
                 const Plan& plan = PlanOf(cliques[c], p);
-                if (!plan.feasible)
+                if (plan.feasible)
                 {
-                    continue;
+                    byBound.emplace_back(plan.boundS, p);
                 }
+            }
+            std::stable_sort(byBound.begin(), byBound.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            for (const auto& [boundS, p] : byBound)
+            {
+                const Plan& plan = PlanOf(cliques[c], p);
                 usable[c].push_back(p);
-                double alone = CliqueCommTimes({cliques[c]}, {p})[0];
+                double alone = boundS >= fastest ? kInf : CliqueCommTimes({cliques[c]}, {p})[0];
                 if (alone < fastest)
                 {
                     fastest = alone;

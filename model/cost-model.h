@@ -77,8 +77,10 @@ struct RoundCost
  * has sent its wire bits (fraction x CostParameters::ModelWireBits: ceil(M/S) segments with
  * WireFormat's headers) or the next phase start, reallocates, repeats. A flow's tail
  * (TrafficFlow::tailS) is propagation plus one segment's store-and-forward on every hop after
- * the first; trees and aggregation add their pipeline (see TrafficPlanner). This is what a
- * packet simulation pacing segments at the allocated rate measures.
+ * the first; trees and aggregation add their pipeline (see TrafficPlanner). A flow with a
+ * TrafficFlow::startS (the tree's pipeline fill) joins the allocation that long after its
+ * phase started. This is what a packet simulation pacing segments at the allocated rate
+ * measures.
  *
  * Aggregation flows are also capped by their FPGAs' slot windows: an FPGA's memory
  * (NetworkCapabilities::fpgaMemoryBytes, in slots of slotBytes) is shared equally by the

@@ -99,6 +99,7 @@ OptimizationReport::ToJson() const
     b["optimal"] = best.optimal;
     b["bound"] = Number(best.bound);
     b["gap"] = Number(best.gap);
+    b["budget_exhausted"] = best.budgetExhausted;
     b["evaluated"] = best.evaluated;
     b["simulated"] = best.simulated;
     j["best"] = b;

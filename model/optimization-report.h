@@ -38,7 +38,8 @@ struct BaselineResult
  *             "rounds": [ {"cliques": [["AMS","FRA"], ...], "patterns": ["ring", ...]}, ...],
  *             "patterns": [["ring", ...], ...], "round_times_s": [1.2, 1.3], "score": 2.5,
  *             "rounds_to_target": 2, "method": "exact", "optimal": true,
- *             "bound": 2.5, "gap": 0, "evaluated": 1234, "simulated": 56 },
+ *             "bound": 2.5, "gap": 0, "budget_exhausted": false, "evaluated": 1234,
+ *             "simulated": 56 },
  *   "baselines": [ { "name": "ring-allreduce", "period": 1, "rounds": [...],
  *                    "patterns": [["ring"]], "round_times_s": [2.2], "score": 2.2,
  *                    "rounds_to_target": 1, "metadata": {} }, ... ] }

@@ -6,7 +6,11 @@
 #include "baseline-schedules.h"
 #include "consensus-objective.h"
 
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/push_relabel_max_flow.hpp>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -90,8 +94,14 @@ ScheduleOptimizer::ScheduleOptimizer(const CostModel& cost, std::vector<std::str
     : m_cost(cost),
       m_islands(std::move(islands)),
       m_options(std::move(options)),
-      m_rng(m_options.seed)
+      m_rng(m_options.seed),
+      m_startTime(std::chrono::steady_clock::now())
 {
+    if (!(m_options.budgetS >= 0) || !std::isfinite(m_options.budgetS))
+    {
+        throw std::invalid_argument("schedule optimizer: the time budget must be a finite "
+                                    "number of seconds, 0 for none");
+    }
     if (m_islands.empty())
     {
         throw std::invalid_argument("schedule optimizer: no islands");
@@ -169,6 +179,22 @@ ScheduleOptimizer::CliqueSizes(const Schedule& schedule)
         }
     }
     return out;
+}
+
+bool
+ScheduleOptimizer::OutOfBudget()
+{
+    if (!m_outOfBudget)
+    {
+        bool candidates =
+            m_options.budgetCandidates > 0 && m_evaluated >= m_options.budgetCandidates;
+        bool seconds = m_options.budgetS > 0 &&
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                     m_startTime)
+                                   .count() >= m_options.budgetS;
+        m_outOfBudget = candidates || seconds;
+    }
+    return m_outOfBudget;
 }
 
 uint64_t
@@ -639,6 +665,10 @@ ScheduleOptimizer::PeriodLowerBound(std::size_t period) const
         }
         worst = std::max(worst, bits / std::min(out, in) + nearest);
     }
+    // Every cut of the network that separates islands: a period that connects every island
+    // has a round with a clique across it, whose members on each side need the other side's
+    // contributions (at least one model's wire bits, whatever the pattern) across it.
+    worst = std::max(worst, bits / IslandMinCutBps());
     if (m_islands.size() < 2)
     {
         worst = 0;
@@ -646,6 +676,57 @@ ScheduleOptimizer::PeriodLowerBound(std::size_t period) const
     double periodTime = static_cast<double>(period - 1) * m_cost.RoundTimeOf(0) +
                         m_cost.RoundTimeOf(worst);
     return m_objective->PeriodBound(period, periodTime);
+}
+
+double
+ScheduleOptimizer::IslandMinCutBps() const
+{
+    if (m_minCutBps > 0 || m_nodes.size() < 2)
+    {
+        return m_minCutBps > 0 ? m_minCutBps : kInf;
+    }
+    // Smallest capacity (bit/s, one direction) of a cut with islands on both sides: the
+    // smallest maximum flow from the first island to another one or back (every such cut has
+    // the first island on one side). Links as two arcs of their capacity; transit through
+    // islands allowed (a relaxation: the bound stays a bound). Boost's push-relabel.
+    using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
+    using Graph = boost::adjacency_list<
+        boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+        boost::property<boost::edge_capacity_t, double,
+                        boost::property<boost::edge_residual_capacity_t, double,
+                                        boost::property<boost::edge_reverse_t,
+                                                        Traits::edge_descriptor>>>>;
+    const NetworkGraph& g = m_cost.Graph();
+    Graph flow(g.NodeCount());
+    auto capacity = boost::get(boost::edge_capacity, flow);
+    auto reverse = boost::get(boost::edge_reverse, flow);
+    auto arc = [&](uint32_t a, uint32_t b, double c) {
+        auto e = boost::add_edge(a, b, flow).first;
+        auto r = boost::add_edge(b, a, flow).first;
+        capacity[e] = c;
+        capacity[r] = 0;
+        reverse[e] = r;
+        reverse[r] = e;
+    };
+    for (uint32_t e = 0; e < g.EdgeCount(); ++e)
+    {
+        const GraphEdge& edge = g.Edges()[e];
+        if (g.IsEdgeUp(e))
+        {
+            arc(edge.a, edge.b, edge.capacityBps);
+            arc(edge.b, edge.a, edge.capacityBps);
+        }
+    }
+    double cut = kInf;
+    for (std::size_t k = 1; k < m_nodes.size(); ++k)
+    {
+        for (auto [s, t] : {std::pair{m_nodes[0], m_nodes[k]}, std::pair{m_nodes[k], m_nodes[0]}})
+        {
+            cut = std::min(cut, boost::push_relabel_max_flow(flow, s, t));
+        }
+    }
+    m_minCutBps = cut > 0 ? cut : kInf;
+    return m_minCutBps;
 }
 
 std::vector<ScheduleOptimizer::Scored>
@@ -665,6 +746,10 @@ ScheduleOptimizer::Seeds(std::size_t period)
     std::vector<Scored> starts;
     for (const Schedule& s : seeds)
     {
+        if (!starts.empty() && OutOfBudget())
+        {
+            break;
+        }
         starts.push_back(Score(FromSchedule(s, period)));
     }
     if (m_haveBest)
@@ -979,7 +1064,7 @@ ScheduleOptimizer::Scored
 ScheduleOptimizer::Polish(Scored best)
 {
     const std::size_t n = m_islands.size();
-    for (int sweep = 0; sweep < 50; ++sweep)
+    for (int sweep = 0; sweep < 50 && !OutOfBudget(); ++sweep)
     {
         Scored round = best;
         auto consider = [&](State s) {
@@ -987,7 +1072,7 @@ ScheduleOptimizer::Polish(Scored best)
             {
                 Canonical(r);
             }
-            if (s == best.state)
+            if (s == best.state || OutOfBudget())
             {
                 return;
             }
@@ -1049,11 +1134,11 @@ ScheduleOptimizer::Heuristic(std::size_t period)
     const uint64_t total = steps * nStarts;
     Scored best = starts.front();
     uint64_t done = 0;
-    for (std::size_t k = 0; k < nStarts; ++k)
+    for (std::size_t k = 0; k < nStarts && !OutOfBudget(); ++k)
     {
         Scored cur = k < fromSeeds ? starts[k] : Score(RandomState(period));
         double e = Energy(cur);
-        for (uint64_t step = 0; step < steps; ++step, ++done)
+        for (uint64_t step = 0; step < steps && !OutOfBudget(); ++step, ++done)
         {
             double frac =
                 static_cast<double>(step) / static_cast<double>(std::max<uint64_t>(steps, 1));
@@ -1104,10 +1189,19 @@ ScheduleOptimizer::Optimize()
     double bound = kInf;
     bool allExact = true;
     const std::size_t n = m_islands.size();
+    m_startTime = std::chrono::steady_clock::now();
+    m_outOfBudget = false;
     for (std::size_t p = 1; p <= m_options.maxPeriod; ++p)
     {
         OptimizerResult r;
         double periodBound;
+        if (have && OutOfBudget() && !(n <= m_options.exactIslands && p <= m_options.exactPeriod))
+        {
+            // Not searched: only its bound counts (the optimum may lie there).
+            bound = std::min(bound, PeriodLowerBound(p));
+            allExact = false;
+            continue;
+        }
         if (p == 1)
         {
             r = AllInOne();
@@ -1134,6 +1228,7 @@ ScheduleOptimizer::Optimize()
     best.evaluated = m_evaluated;
     best.simulated = m_rounds.size();
     best.bound = bound;
+    best.budgetExhausted = m_outOfBudget;
     best.optimal = allExact;
     best.gap = allExact || !(bound > 0) ? 0.0 : best.score / bound - 1;
     return best;

@@ -9,6 +9,7 @@
 #include "schedule-objective.h"
 #include "schedule.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -44,6 +45,12 @@ struct OptimizerOptions
     std::size_t starts = 4;          ///< Annealing starts per period: best seeds, then random.
     double initialTemperature = 0.3; ///< Annealing temperature, in ln(seconds) units.
     double finalTemperature = 0.003;
+    /// Budget of Optimize: wall-clock seconds (0: none). When it runs out the heuristic stops
+    /// and returns its best so far, with the bound and gap of every period (searched or not):
+    /// the result then depends on the machine's speed (OptimizerResult::budgetExhausted).
+    double budgetS = 0;
+    /// Budget in candidate schedules examined (0: none): like budgetS, but deterministic.
+    uint64_t budgetCandidates = 0;
     std::vector<Schedule> seeds; ///< Extra starting schedules (baselines are always added).
     double target = 1e-3;        ///< Consensus error target of the default objective.
     /// What is minimised; null = ConsensusTimeObjective(islands, target).
@@ -67,6 +74,9 @@ struct OptimizerResult
     bool optimal = false; ///< Proven optimal over periods 1 .. maxPeriod.
     uint64_t evaluated = 0; ///< Candidate schedules examined.
     uint64_t simulated = 0; ///< Distinct rounds whose cost was computed.
+    /// The budget (OptimizerOptions::budgetS or budgetCandidates) ran out before the search
+    /// ended: the schedule is the best found so far; bound and gap still hold.
+    bool budgetExhausted = false;
 };
 
 /**
@@ -104,7 +114,15 @@ struct OptimizerResult
  * RoundTimeOf(L)), where L is the largest over islands of (model wire bits over the island's
  * smaller total access capacity, in or out, plus the latency to its nearest other island):
  * every island has to send and receive at least one model in some round of a period that
- * connects it (every pattern does so). gap = score / bound - 1.
+ * connects it (every pattern does so), and at least the model's wire bits over the smallest
+ * capacity of a network cut that separates islands (some round's clique spans it, and its
+ * members on each side need the other side's contributions). gap = score / bound - 1.
+ *
+ * Budget (OptimizerOptions::budgetS, budgetCandidates): checked between candidates of the
+ * heuristic (annealing, polishing, seeds after the first); once spent, the heuristic returns
+ * its best so far and the periods not yet searched contribute only their PeriodLowerBound to
+ * the bound, so the reported gap stays a true upper limit of the distance to the optimum.
+ * Exact search (small instances) and the period-1 optimum are not interrupted.
  */
 class ScheduleOptimizer
 {
@@ -198,6 +216,10 @@ class ScheduleOptimizer
     void Remember(const Scored& s);
     void Report(std::size_t period, const std::string& method, uint64_t done, uint64_t total);
     uint64_t Uniform(uint64_t n);
+    /// True once the budget is spent (and remembers it).
+    bool OutOfBudget();
+    /// Smallest one-way capacity of a cut separating islands, bit/s (cached; +inf if none).
+    double IslandMinCutBps() const;
 
     const CostModel& m_cost;
     std::vector<std::string> m_islands;
@@ -210,6 +232,9 @@ class ScheduleOptimizer
     uint64_t m_evaluated = 0;
     Scored m_best;
     bool m_haveBest = false;
+    std::chrono::steady_clock::time_point m_startTime; ///< Of the last Optimize().
+    bool m_outOfBudget = false;
+    mutable double m_minCutBps = 0; ///< IslandMinCutBps(), 0 until computed.
 };
 
 } // namespace ns3

@@ -285,7 +285,7 @@ TrafficPlanner::PhaseBoundS(const std::vector<TrafficFlow>& phase) const
             best = std::min(best, m_capacities[r] / a);
             loads.push_back({r, {a * bits, f.tailS}});
         }
-        bound = std::max(bound, bits / best + f.tailS);
+        bound = std::max(bound, f.startS + bits / best + f.tailS);
     }
     std::sort(loads.begin(), loads.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -785,9 +785,12 @@ TrafficPlanner::TreeOf(const std::vector<uint32_t>& order) const
             }
         }
         x.trees.push_back(parent);
-        // Pipeline latency: the last chunk up the deepest branch, then down to the deepest
-        // member; every forwarding member stores one chunk (its transmission at the path's
-        // bottleneck), a leaf's last chunk is the flow's last bits.
+    }
+    for (int t = 0; t < 2; ++t)
+    {
+        const std::vector<int32_t>& parent = x.trees[t];
+        // The pipeline, per chunk (see CliqueExchange): when every flow's source has the
+        // first chunk, and what the last chunk still needs after a flow's last bit.
         std::vector<TrafficFlow> up(k);
         std::vector<TrafficFlow> down(k);
         std::vector<std::vector<uint32_t>> children(k);
@@ -803,13 +806,13 @@ TrafficPlanner::TreeOf(const std::vector<uint32_t>& order) const
             up[v] = UnicastFlow(order[v], order[parent[v]]);
             down[v] = UnicastFlow(order[parent[v]], order[v]);
         }
-        auto chunkTime = [this, chunkBits](const TrafficFlow& f) {
-            return chunkBits / m_routes.Bottleneck(f.down);
+        // One chunk at the path's bottleneck, then its tail: a member's store-and-forward of
+        // a chunk.
+        auto hop = [this, chunkBits](const TrafficFlow& f) {
+            return chunkBits / m_routes.Bottleneck(f.down) + f.tailS;
         };
-        // Post-order accumulation of the up latency.
-        std::vector<double> ready(k, 0.0);
+        std::vector<uint32_t> orderDfs; // parents before children
         std::vector<uint32_t> dfs{static_cast<uint32_t>(root)};
-        std::vector<uint32_t> orderDfs;
         while (!dfs.empty())
         {
             uint32_t v = dfs.back();
@@ -820,26 +823,36 @@ TrafficPlanner::TreeOf(const std::vector<uint32_t>& order) const
                 dfs.push_back(c);
             }
         }
+        // ready[v]: v has the (partial) sum of the first chunk; below[v]: the last chunk's
+        // way from v (which has it) to the deepest member of v's subtree.
+        std::vector<double> ready(k, 0.0);
+        std::vector<double> below(k, 0.0);
         for (auto it = orderDfs.rbegin(); it != orderDfs.rend(); ++it)
         {
             uint32_t v = *it;
             if (parent[v] >= 0)
             {
-                double leg = up[v].tailS + (children[v].empty() ? 0.0 : chunkTime(up[v]));
-                ready[parent[v]] = std::max(ready[parent[v]], ready[v] + leg);
+                ready[parent[v]] = std::max(ready[parent[v]], ready[v] + hop(up[v]));
+                below[parent[v]] = std::max(below[parent[v]], hop(down[v]) + below[v]);
             }
         }
+        // got[v]: v has the first chunk of the result; above[v]: the last chunk's way from v
+        // (which has its last partial sum) up to the root and down to every member.
         std::vector<double> got(k, 0.0);
-        double deepest = 0;
+        std::vector<double> above(k, 0.0);
         for (uint32_t v : orderDfs)
         {
-            if (parent[v] >= 0)
+            if (parent[v] < 0)
             {
-                got[v] = got[parent[v]] + chunkTime(down[v]) + down[v].tailS;
-                deepest = std::max(deepest, got[v]);
+                got[v] = ready[v];
+                above[v] = below[v];
+            }
+            else
+            {
+                got[v] = got[parent[v]] + hop(down[v]);
+                above[v] = hop(up[v]) + above[parent[v]];
             }
         }
-        double tail = ready[root] + deepest;
         double latency = 0; // propagation only, same paths
         {
             std::vector<double> r(k, 0.0);
@@ -868,11 +881,17 @@ TrafficPlanner::TreeOf(const std::vector<uint32_t>& order) const
             {
                 continue;
             }
+            // Up: from v's first partial sum; its last chunk then travels its path and on
+            // from the parent. Down: from the parent's first result chunk; its last chunk
+            // then travels its path and on below v.
+            up[v].startS = ready[v];
+            up[v].tailS = up[v].tailS + above[parent[v]];
+            down[v].startS = got[parent[v]];
+            down[v].tailS = down[v].tailS + below[v];
             for (TrafficFlow* f : {&up[v], &down[v]})
             {
                 f->kind = ExchangePattern::TREE;
                 f->fraction = fraction;
-                f->tailS = tail;
                 f->latencyS = latency;
                 phase.push_back(std::move(*f));
             }

@@ -70,10 +70,14 @@ struct TrafficFlow
     double latencyS = 0; ///< Propagation until the last receiver has a byte's result.
     /// From the last bit leaving the source(s) until the last receiver has everything:
     /// propagation plus one segment's store-and-forward per router hop (ExchangeSizing); for
-    /// the TREE pattern the pipeline's latency (every level's chunk), for aggregation up the
+    /// the TREE pattern the rest of the pipeline after this flow (the last chunk's way on, up
+    /// to the root and down to the deepest member, see CliqueExchange), for aggregation up the
     /// reduction tree (FPGA latency at every level) and down the result tree.
     double tailS = 0;
     double fraction = 1.0; ///< Share of the model it carries (ring chunks, trees).
+    /// When the flow has its first bits to send, from the start of its phase (added for the
+    /// TREE pattern: the pipeline's fill up to its source, see CliqueExchange; 0 otherwise).
+    double startS = 0;
     std::vector<SlotWindow> windows; ///< Aggregation: every FPGA's slot window.
 };
 
@@ -122,7 +126,15 @@ struct AggregationNode
  *   every member interior in at most one). Reduction up then broadcast down, pipelined in
  *   \c chunkBytes chunks: a member forwards chunk c as soon as it has it from all children.
  *   One fluid phase with two flows per tree edge (child -> parent up, parent -> child down,
- *   each of the tree's fraction); their tail is the tree's pipeline latency.
+ *   each of the tree's fraction). The pipeline is charged once, per chunk: a flow starts
+ *   (TrafficFlow::startS) when its source has the first chunk (leaves at 0; a member when
+ *   the first chunk of every child has arrived: the child's start + one chunk at its path's
+ *   bottleneck + its path tail; the root's down flows when the root has it, a member's down
+ *   flows one chunk and one path later), and its tail is the last chunk's way on after its
+ *   last bit: its path, then one chunk and one path per level up to the root, then down to
+ *   the deepest member of the subtree. So up and down overlap (the down flows share the
+ *   links with the up flows only once they run) and the clique ends at its slowest flow's
+ *   last bit plus the rest of the pipeline from there.
  * - PARAMETER_SERVER: \c server is the member index of the server; two phases: every other
  *   member pushes its whole model to the server, then the server sends the average back
  *   (one unicast flow per member).

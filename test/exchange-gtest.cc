@@ -264,10 +264,15 @@ TEST(Exchange, TreeAllReduceOnAStarMatchesAHandComputation)
 {
     // Four islands behind one switch X, every link R and L. Positions 1..4 (the planner's
     // order): tree 1 is 4 <- 2 <- {1, 3}, tree 2 the mirror 1 <- 3 <- {4, 2}. Islands 2 and 3
-    // (interior in one tree, parent of the other's leaf) send and receive four flows each, so
-    // every flow (each of them touches island 2 or 3) gets R/4 and carries M/2: 2 M / R. The
-    // pipeline tail: two levels up and two down, each a path (2L plus one segment's
-    // store-and-forward at X) plus one chunk at the forwarding member, except the leaves'.
+    // (interior in one tree, parent of the other's leaf) send and receive four flows each,
+    // 2 M over their link. The pipeline, per chunk (h = one chunk at R plus a path of 2L and
+    // one segment's store-and-forward at X): a leaf's up flow starts at 0, the interior's at
+    // h, the root's down flows at 2h, the interior's down flows at 3h; after its last bit a
+    // leaf's up flow still needs its path and 3h (up to the root and down to the leaves),
+    // the interior's up flow a path and 2h, the root's down flows a path and h, the
+    // interior's down flows their path. The round lies between the busiest link's 2M/R plus
+    // a path and 2M/R plus the whole pipeline (what every flow would need if they all
+    // started at once).
     const double L = 0.002;
     const double R = 10e9;
     const double model = 4e8;
@@ -279,14 +284,70 @@ TEST(Exchange, TreeAllReduceOnAStarMatchesAHandComputation)
     double wirePerByte = p.ModelWireBits() / (8 * model);
     double chunk = 8 * std::min(x.chunkBytes, model / 2) * wirePerByte / R;
     double path = 2 * L + p.SegmentWireBits() / R;
-    double tail = 4 * path + 3 * chunk;
+    double h = chunk + path;
+    std::multiset<std::pair<long, long>> got; // (startS, tailS) in nanoseconds
+    ASSERT_EQ(x.phases.size(), 1u);
+    for (const auto& f : x.phases[0])
+    {
+        got.insert({std::lround(f.startS * 1e9), std::lround(f.tailS * 1e9)});
+    }
+    std::multiset<std::pair<long, long>> want;
+    for (int t = 0; t < 2; ++t)
+    {
+        for (auto [start, tail] : {std::pair{0.0, path + 3 * h}, std::pair{0.0, path + 3 * h},
+                                   std::pair{h, path + 2 * h}, std::pair{2 * h, path + h},
+                                   std::pair{3 * h, path}, std::pair{3 * h, path}})
+        {
+            want.insert({std::lround(start * 1e9), std::lround(tail * 1e9)});
+        }
+    }
+    EXPECT_EQ(got, want);
     double t = cm.Round({Range(4)}, {ExchangePattern::TREE}).commS;
-    EXPECT_NEAR(t, 2 * p.ModelWireBits() / R + tail, 1e-9 * t);
+    EXPECT_GE(t, 2 * p.ModelWireBits() / R + path - 1e-9);
+    EXPECT_LT(t, 2 * p.ModelWireBits() / R + path + 3 * h);
     for (const auto& f : cm.SimulateFlows({Range(4)}, {ExchangePattern::TREE}))
     {
-        EXPECT_NEAR(f.initialRateBps, R / 4, 1e-3);
-        EXPECT_NEAR(f.tailS, tail, 1e-12);
+        // The leaves' up flows start alone on their links: every island sends two at first.
+        if (f.startS == 0)
+        {
+            EXPECT_NEAR(f.initialRateBps, R / 2, 1e-3);
+        }
+        EXPECT_LE(f.finishS, t + 1e-12);
     }
+}
+
+TEST(Exchange, TreeAllReduceChargesThePipelineOnceOnALatencyHeavyTriangle)
+{
+    // Three islands on a triangle of equal links (rate R, latency d, far more latency than
+    // transfer). The double binary tree of three: one member is a leaf in both trees, the
+    // others are the root of one and a leaf of the other; between the two roots each
+    // direction carries one tree's reduction (from 0) and the other's broadcast (from h =
+    // one chunk at R plus a path, when the root has the first chunk). The reduction has the
+    // direction alone for h, then shares it: it sends its last bit at M/R - h (M: wire bits
+    // of the model, half per tree), the broadcast at M/R: the direction is busy from 0 to
+    // M/R, and the last chunk, reduced at M/R - h + path and broadcast by M/R + path, ends
+    // the round at M/R + path (the other flows are faster: the leaf's M/2 over its own
+    // links). Before the pipeline was charged once, the fluid round was M/R + 2 path +
+    // one chunk: here +12%.
+    const double d = 0.02;
+    const double R = 1e9;
+    const double model = 1e7;
+    NetworkGraph g = RingGraph(3, d, R);
+    CostModel cm(g, NetworkCapabilities{}, Params(model));
+    const CostParameters& p = cm.Parameters();
+    double path = cm.Planner().UnicastFlow(0, 1).tailS;
+    EXPECT_NEAR(path, d + p.SegmentWireBits() / R, 1e-6); // one WAN hop after the first
+    double expected = p.ModelWireBits() / R + path;
+    double t = cm.Round({Range(3)}, {ExchangePattern::TREE}).commS;
+    EXPECT_NEAR(t, expected, 1e-6 * expected);
+    // Two members over one link: the same, M/R + path.
+    NetworkGraph two = Graph({"I0", "I1"}, {"D0", "D1"},
+                             {{"I0", "D0", 1e-9, 1000 * R}, {"D0", "D1", d, R},
+                              {"D1", "I1", 1e-9, 1000 * R}});
+    CostModel cm2(two, NetworkCapabilities{}, Params(model));
+    double t2 = cm2.Round({Range(2)}, {ExchangePattern::TREE}).commS;
+    double path2 = cm2.Planner().UnicastFlow(0, 1).tailS;
+    EXPECT_NEAR(t2, p.ModelWireBits() / R + path2, 1e-6 * t2);
 }
 
 TEST(Exchange, ParameterServerPicksTheBestCityAndMatchesAHandComputation)

@@ -525,6 +525,110 @@ TEST(ScheduleOptimizer, HeuristicBoundIsBelowTheOptimumAndDeterministic)
     }
 }
 
+TEST(ScheduleOptimizer, CandidateBudgetReturnsTheBestSoFarWithAValidGap)
+{
+    // A budget of candidates stops the heuristic early: the result is the best schedule seen
+    // so far, reproducible for a seed, never better than the optimum, with a bound at most the
+    // optimum (periods not searched still count by their bound) and gap = score / bound - 1.
+    NetworkGraph g = NineCity(10e9);
+    for (const char* set : {"unicast", "unicast,multicast,aggregation"})
+    {
+        CostModel cm(g, Caps(set), Params(1e9, 0.1));
+        OptimizerResult exact = ScheduleOptimizer(cm, g.IslandCities()).Optimize();
+        ASSERT_TRUE(exact.optimal);
+        OptimizerOptions full;
+        full.exactIslands = 0; // the heuristic for every period above 1
+        full.maxPeriod = 3;
+        full.iterations = 300;
+        OptimizerResult unlimited = ScheduleOptimizer(cm, g.IslandCities(), full).Optimize();
+        EXPECT_FALSE(unlimited.budgetExhausted) << set;
+        OptimizerOptions o = full;
+        o.budgetCandidates = 60;
+        OptimizerResult a = ScheduleOptimizer(cm, g.IslandCities(), o).Optimize();
+        OptimizerResult b = ScheduleOptimizer(cm, g.IslandCities(), o).Optimize();
+        EXPECT_TRUE(a.budgetExhausted) << set;
+        EXPECT_LT(a.evaluated, unlimited.evaluated) << set;
+        EXPECT_EQ(a.schedule.ToJson(), b.schedule.ToJson()) << set;
+        EXPECT_EQ(a.score, b.score) << set;
+        EXPECT_EQ(a.bound, b.bound) << set;
+        EXPECT_FALSE(a.optimal) << set;
+        EXPECT_TRUE(std::isfinite(a.score)) << set;
+        EXPECT_GE(a.score, exact.score * (1 - 1e-12)) << set;
+        EXPECT_GT(a.bound, 0) << set;
+        EXPECT_LE(a.bound, exact.score * (1 + 1e-12)) << set;
+        EXPECT_LE(a.bound, a.score) << set;
+        EXPECT_GE(a.gap, 0) << set;
+        EXPECT_NEAR(a.gap, a.score / a.bound - 1, 1e-12) << set;
+        // The schedule is scored as reported.
+        ScheduleOptimizer probe(cm, g.IslandCities());
+        EXPECT_NEAR(probe.Evaluate(a.schedule).score, a.score, 1e-9 * a.score) << set;
+        // Spent by the period-1 optimum: periods 2 and 3 are not searched, but their bounds
+        // still count (the optimum lies there when it beats the all-in-one round).
+        OptimizerOptions one = full;
+        one.budgetCandidates = 1;
+        OptimizerResult d = ScheduleOptimizer(cm, g.IslandCities(), one).Optimize();
+        EXPECT_TRUE(d.budgetExhausted) << set;
+        EXPECT_EQ(d.schedule.Period(), 1u) << set;
+        EXPECT_LE(d.bound, exact.score * (1 + 1e-12)) << set;
+        EXPECT_LT(d.bound, d.score) << set;
+        // A wall-clock budget that is already spent after the first candidate: still a
+        // finite schedule and a valid bound, never an abort.
+        OptimizerOptions t = full;
+        t.budgetS = 1e-9;
+        OptimizerResult c = ScheduleOptimizer(cm, g.IslandCities(), t).Optimize();
+        EXPECT_TRUE(c.budgetExhausted) << set;
+        EXPECT_TRUE(std::isfinite(c.score)) << set;
+        EXPECT_LE(c.bound, exact.score * (1 + 1e-12)) << set;
+        EXPECT_GE(c.gap, 0) << set;
+    }
+    OptimizerOptions bad;
+    bad.budgetS = -1;
+    CostModel cm(g, NetworkCapabilities{}, Params(1e8, 0));
+    EXPECT_THROW(ScheduleOptimizer(cm, g.IslandCities(), bad), std::invalid_argument);
+}
+
+TEST(ScheduleOptimizer, PeriodBoundCountsTheThinnestCutBetweenIslands)
+{
+    // Two pairs of islands (A, B behind X; C, D behind Y, 100 Gbps access) joined by one
+    // 1 Gbps link X - Y: any connected period has a round whose clique crosses it both ways
+    // with at least one model, so every period costs at least M/1 Gbps (the islands' own links
+    // alone would give M/100 Gbps). The bound stays below the exact optimum.
+    NetworkGraph g;
+    for (const char* i : {"A", "B", "C", "D"})
+    {
+        g.AddNode(GraphNode{i, NodeKind::ISLAND, i});
+    }
+    g.AddNode(GraphNode{"X", NodeKind::DEVICE, "X"});
+    g.AddNode(GraphNode{"Y", NodeKind::DEVICE, "Y"});
+    auto link = [&g](const char* a, const char* b, double rate) {
+        g.AddEdge(GraphEdge{g.NodeByName(a), g.NodeByName(b), 0.001, rate, EdgeKind::PRIVATE});
+    };
+    link("A", "X", 100e9);
+    link("B", "X", 100e9);
+    link("C", "Y", 100e9);
+    link("D", "Y", 100e9);
+    link("X", "Y", 1e9);
+    for (const char* set : {"unicast", "unicast,multicast,aggregation"})
+    {
+        CostModel cm(g, Caps(set), Params(1e8, 0));
+        const double cut = cm.Parameters().ModelWireBits() / 1e9;
+        OptimizerResult exact = ScheduleOptimizer(cm, {"A", "B", "C", "D"}).Optimize();
+        ASSERT_TRUE(exact.optimal);
+        OptimizerOptions o;
+        o.exactIslands = 0;
+        o.iterations = 100;
+        ScheduleOptimizer heuristic(cm, {"A", "B", "C", "D"}, o);
+        for (std::size_t p = 1; p <= 2; ++p)
+        {
+            EXPECT_GE(heuristic.PeriodLowerBound(p), cut) << set << " period " << p;
+        }
+        OptimizerResult h = heuristic.Optimize();
+        EXPECT_GE(h.bound, cut) << set;
+        EXPECT_LE(h.bound, exact.score * (1 + 1e-12)) << set;
+        EXPECT_GE(h.gap, 0) << set;
+    }
+}
+
 TEST(ScheduleOptimizer, LimitedMixingAgreesWithTheFullMetric)
 {
     // The objective may stop early under a limit; what it returns must agree with the full
