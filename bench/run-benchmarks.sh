@@ -5,6 +5,7 @@
 #   bench/run-benchmarks.sh            # full run, ~10 min of CPU on 2 slow cores
 #   bench/run-benchmarks.sh --quick    # small sizes, ~1 min: checks the plumbing only
 #   bench/run-benchmarks.sh --profile  # also perf-profile ours and raw (+3 min): where time goes
+#   bench/run-benchmarks.sh --instructions  # also count instructions (valgrind, +5 min CPU)
 #   BUILD_DIR=build-bench bench/run-benchmarks.sh --no-doc
 #   IN_REVISION=abc1234 ...            # revision to report when the tree is not a git checkout
 #
@@ -27,7 +28,11 @@
 #     optimizer's schedule, simulated at packet level): CPU, wall time and peak RSS.
 #  6. tcp transport versus raw ns-3 TCP (bench-raw-tcp: BulkSend/PacketSink on the same
 #     network, pairs and TCP settings), CPU per packet-hop (issue 16: <= 1.3).
-#  7. optimizer wall time and gap for 9, 32, 64 and 128 islands (bench/optimizer-bench.sh,
+#  7. (--instructions) the noise-free view: instructions executed in Simulator::Run per
+#     packet-hop (valgrind --tool=callgrind, smaller sizes), ours versus raw in every mode,
+#     raw with and without the LinkMonitor, and 9 versus 64 islands (ours and raw); the raw
+#     island pair also with a simulated 2 MiB last-level cache (L2 misses per packet-hop).
+#  8. optimizer wall time and gap for 9, 32, 64 and 128 islands (bench/optimizer-bench.sh,
 #     its own section of doc/benchmarks.rst, written after the report).
 # bench/benchmark-report.py turns the raw results into the tables.
 set -euo pipefail
@@ -37,13 +42,15 @@ case "$build" in /*) ;; *) build=$root/$build ;; esac
 quick=0
 doc=1
 profile=0
+instructions=0
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
     --no-doc) doc=0 ;;
     --profile) profile=1 ;;
+    --instructions) instructions=1 ;;
     -h | --help)
-        sed -n '2,28p' "$0"
+        sed -n '2,33p' "$0"
         exit 0
         ;;
     *)
@@ -147,10 +154,13 @@ for rep in $(seq 1 "$reps"); do
             common=(--schedule=$sched --mode=$mode --rounds=$rounds --modelBytes=$cost_bytes)
             run "cost-ours-$sched-$mode-r$rep" cost nine-city-training "${common[@]}"
             run "cost-raw-$sched-$mode-r$rep" cost bench-raw-udp "${common[@]}"
+            if [ "$sched-$mode" = 3x3-rotating-unicast ]; then
+                # Right after its base run (the machine's load drifts within a repetition).
+                run "cost-rawmon-3x3-rotating-unicast-r$rep" cost bench-raw-udp \
+                    "${common[@]}" --monitor=true
+            fi
         done
     done
-    run "cost-rawmon-3x3-rotating-unicast-r$rep" cost bench-raw-udp --schedule=3x3-rotating \
-        --mode=unicast --rounds=2 --modelBytes=$cost_bytes --monitor=true
 done
 
 echo "== 2. scaling with model bytes (nine-city, clique AMS+FRA+LON, unicast, 1 round)"
@@ -269,6 +279,68 @@ for net in pair leaves; do
         done
     done
 done
+
+if [ "$instructions" = 1 ]; then
+    # Instruction counts do not move with the neighbours' load: the figure to iterate on and
+    # to compare ratios with. callgrind collects inside Simulator::Run only (set-up excluded,
+    # as it is excluded from raw's cpu_run_s); hops as in part 1. About 50x slower than a
+    # native run (and the cache simulation of the raw island pair more), hence the small
+    # sizes: 0.4 MB models at 8 KB segments for the modes, 1 MB and 0.1 MB for 9 and 64
+    # islands (a 64-island stream carries 2 segments: per-stream costs weigh more than in
+    # part 2, whose 64-island streams carry 77).
+    echo "== 7. instructions per packet-hop (valgrind --tool=callgrind, Simulator::Run only)"
+    if command -v valgrind >/dev/null; then
+        ins_bytes=4e5
+        ins_islands=(9:1e6 64:1e5)
+        if [ "$quick" = 1 ]; then
+            ins_bytes=2e5
+            ins_islands=(9:1e6 64:1e5)
+        fi
+        cg=(valgrind --tool=callgrind "--toggle-collect=ns3::Simulator::Run()")
+        irun() { # ID PART PROGRAM [--l2] ARGS...: one callgrind run; ID.cg, ID.out, ID.err
+            local id=$1 part=$2 prog=$3
+            shift 3
+            local tool=("${cg[@]}")
+            if [ "${1:-}" = --l2 ]; then
+                tool+=(--cache-sim=yes --LL=2097152,16,64)
+                shift
+            fi
+            local args=("$@")
+            [ "$prog" = nine-city-training ] && args+=("--db=$work/$id.db" --quiet)
+            printf '%-34s ' "$id"
+            if "${tool[@]}" "--callgrind-out-file=$work/$id.cg" "$build/$prog" "${args[@]}" \
+                >"$work/$id.out" 2>"$work/$id.err"; then
+                sed -n 's/.*Collected : \([0-9]*\).*/\1 instructions/p' "$work/$id.err"
+                printf '%s\t%s\t%s\tok\t%s\n' "$id" "$part" "$prog" "${args[*]}" >>"$manifest"
+            else
+                echo "FAILED (see $work/$id.err)"
+                printf '%s\t%s\t%s\tFAILED\t%s\n' "$id" "$part" "$prog" "${args[*]}" \
+                    >>"$manifest"
+            fi
+            rm -f "$work/$id.cg"
+        }
+        for sched in 3x3-rotating all-in-one; do
+            rounds=1
+            [ "$sched" = 3x3-rotating ] && rounds=2
+            for mode in unicast multicast aggregation; do
+                common=(--schedule=$sched --mode=$mode --rounds=$rounds --modelBytes=$ins_bytes)
+                irun "ins-ours-$sched-$mode" ins nine-city-training "${common[@]}"
+                irun "ins-raw-$sched-$mode" ins bench-raw-udp "${common[@]}"
+            done
+        done
+        irun ins-rawmon-3x3-rotating-unicast ins bench-raw-udp --schedule=3x3-rotating \
+            --mode=unicast --rounds=2 --modelBytes=$ins_bytes --monitor=true
+        for point in "${ins_islands[@]}"; do
+            n=${point%%:*}
+            mapfile -t args < <(island_args "$n" | grep -v '^--modelBytes=')
+            args+=("--modelBytes=${point#*:}" --mtu=65535)
+            irun "ins-islands-$n" ins-islands nine-city-training "${args[@]}"
+            irun "ins-islands-raw-$n" ins-islands bench-raw-udp --l2 "${args[@]}"
+        done
+    else
+        echo "valgrind not found: no instruction counts"
+    fi
+fi
 
 if [ "$profile" = 1 ]; then
     # perf with DWARF call graphs (Debian's ns-3 has no frame pointers); inclusive shares of
