@@ -67,6 +67,9 @@ class CcTransport : public UdpTransport
     {
         CongestionWindow window;
         uint32_t delivered = 0; ///< Slowest receiver's highest segment at the last feedback.
+        /// Most segments in flight at a send attempt since the last feedback (window
+        /// validation: the window grows only while it is what limits the stream).
+        mutable uint32_t maxInFlight = 0;
     };
 
     void UpdateRate(Stream& s);
