@@ -63,6 +63,20 @@ CcTransport::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&CcTransport::m_warm),
                           MakeBooleanChecker())
+            .AddAttribute("WindowValidation",
+                          "Grow the window only while it limits the stream (RFC 7661): since "
+                          "the last feedback at least window - 1 segments in flight (half the "
+                          "window in slow start). false: every acknowledged segment grows it.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CcTransport::m_validate),
+                          MakeBooleanChecker())
+            .AddAttribute("ResumeFromMeanRate",
+                          "A warm window resumes from min(its last window, the window the last "
+                          "message's mean rate implies), slow-starting back towards the old "
+                          "one; false: from the last window unchanged.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CcTransport::m_resumeMean),
+                          MakeBooleanChecker())
             .AddAttribute("PacingGain",
                           "Pacing rate = PacingGain x window / SRTT in congestion avoidance.",
                           DoubleValue(1.25),
@@ -137,7 +151,10 @@ CcTransport::OnClose(Stream& s)
         CongestionWindow& w = it->second.window;
         double duration = (Simulator::Now() - s.opened).GetSeconds();
         double validated = duration > 0 ? Delivered(s) / duration * s.srtt : 0;
-        w.Resume(validated);
+        if (m_resumeMean)
+        {
+            w.Resume(validated);
+        }
         m_warmWindows.insert_or_assign(WarmKey(s), w);
         m_state.erase(it);
     }
@@ -186,7 +203,7 @@ CcTransport::OnFeedback(Stream& s, const Feedback& fb)
         double w = st.window.Window();
         bool limited = st.window.InSlowStart() ? 2.0 * st.maxInFlight >= w
                                                : st.maxInFlight + 1.0 >= w;
-        if (limited)
+        if (limited || !m_validate)
         {
             st.window.OnAcked(delivered - st.delivered, now, s.srtt);
         }

@@ -84,6 +84,8 @@ class CcTransport : public UdpTransport
     double m_beta;
     std::string m_algorithm;
     bool m_warm;
+    bool m_validate;
+    bool m_resumeMean;
     std::map<uint64_t, CongestionWindow> m_warmWindows; ///< destination -> last window
     std::map<uint64_t, State> m_state;
     uint64_t m_reductions = 0;
