@@ -425,7 +425,12 @@ class CcNineCityTestCase : public TestCase
         ScenarioHelper s;
         s.SetTopology(topo);
         s.SetSchedule(Schedule::Load(kData + "/schedules/all-in-one.json", topo.CityCodes()));
-        s.SetCapabilities(NetworkCapabilities::ForPattern(m_mode));
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(m_mode);
+        if (m_segment)
+        {
+            caps.slotBytes = m_segment; // an FPGA slot holds one segment
+        }
+        s.SetCapabilities(caps);
         s.SetTransport(transport);
         s.SetQueueSize(100);
         s.SetRounds(2);
