@@ -101,6 +101,9 @@ def main():
     p.add_argument("--timeout", type=float, default=1800, help="wall seconds per run")
     p.add_argument("--transports", default=",".join(t for t, _ in TRANSPORTS),
                    help="comma-separated subset of: " + ", ".join(t for t, _ in TRANSPORTS))
+    p.add_argument("--note", action="append", default=[],
+                   help="a paragraph for the document (e.g. what this regeneration did not "
+                   "run); repeatable")
     p.add_argument("--work-dir", help="keep the runs' databases here; a run whose database "
                    "and output are already there is not run again (re-render, add sizes)")
     p.add_argument("--modes", default=",".join(m[0] for m in MODES),
@@ -181,6 +184,8 @@ def main():
          args.modes, args.transports),
         "",
     ]
+    for note in args.note:
+        parts += [note, ""]
     parts += [
         "What ``ideal`` assumes",
         "~~~~~~~~~~~~~~~~~~~~~~",
