@@ -14,7 +14,9 @@ build=${BUILD_DIR:-$root/build}
 case "$build" in /*) ;; *) build=$root/$build ;; esac
 BUILD_DIR="$build" bash "$root/scripts/build.sh" --target optimize-schedule >/dev/null
 tool=$build/optimize-schedule
-common=(--modelBytes=1000000000 --linkRate=10e9 --period=2 --seed=1 --baselines=false --json=-)
+# The consensus objective: what this benchmark measures (its exact search of period 2).
+common=(--modelBytes=1000000000 --linkRate=10e9 --period=2 --seed=1 --baselines=false --json=-
+        --objective=consensus)
 
 run() { # label goal args...
     local label=$1 goal=$2

@@ -35,6 +35,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -192,8 +193,15 @@ main(int argc, char* argv[])
                       << best.schedule.Describe()
                       << "clique sizes: " << ScheduleOptimizer::CliqueSizes(best.schedule)
                       << "\npatterns: " << Patterns(best.schedule)
-                      << "\nscore: " << SecondsText(best.score) << " (rate " << Rate(best.consensus)
-                      << ", " << best.consensus.roundsToTarget << " rounds to 1e-3), round times:";
+                      << "\nscore: " << SecondsText(best.score);
+            // The consensus figures are filled by the consensus objective only.
+            if (best.consensus.roundsToTarget !=
+                std::numeric_limits<decltype(best.consensus.roundsToTarget)>::max())
+            {
+                std::cout << " (rate " << Rate(best.consensus) << ", "
+                          << best.consensus.roundsToTarget << " rounds to 1e-3)";
+            }
+            std::cout << " (" << report.objective << "), round times:";
             for (double t : best.roundTimes)
             {
                 // Microseconds: the tests compare them with the simulated rounds.

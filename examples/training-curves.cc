@@ -146,16 +146,8 @@ main(int argc, char* argv[])
             {"best unicast", "unicast", true, true},
             {"best multicast", "unicast,multicast", true, true},
             {"best aggregation", "unicast,multicast,aggregation", true, true}};
-        const OptimizerOptions searchOptions = [&] {
-            OptimizerOptions oo = options.ToOptimizerOptions(cities.size());
-            if (dynamic_cast<const TrainingTimeObjective*>(oo.objective.get()))
-            {
-                // This objective's PeriodBound (the mean round-time bound) prunes little: periods
-                // >= 2 by the heuristic, as in objective-validation.
-                oo.exactPeriod = 1;
-            }
-            return oo;
-        }();
+        // ToOptimizerOptions: the training objective searches periods >= 2 by the heuristic.
+        const OptimizerOptions searchOptions = options.ToOptimizerOptions(cities.size());
         summary["objective"] = searchOptions.objective->Name();
         summary["seed"] = options.GetInteger("seed");
         const std::string scheduleDir = options.GetText("scheduleDir");

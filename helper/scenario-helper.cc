@@ -37,43 +37,6 @@ IslandInteger(const std::string& name, const AttributeValue* value)
     return u ? u->Get() : 0;
 }
 
-
-/**
- * The planner's aggregation tree without its forwarding FPGAs: a non-root FPGA with a single
- * input (typically a member's own device) adds nothing to the sum, only a level with its own
- * straggler timeout and resend requests; its input is attached to its parent. The links the
- * tree uses are unchanged (the same routes).
- */
-std::vector<AggregationNode>
-WithoutForwarders(std::vector<AggregationNode> tree)
-{
-    for (std::size_t i = 1; i < tree.size();)
-    {
-        AggregationNode n = tree[i];
-        if (n.members.size() + n.children.size() != 1)
-        {
-            ++i;
-            continue;
-        }
-        for (auto& q : tree)
-        {
-            if (static_cast<int64_t>(q.device) == n.parent)
-            {
-                q.children.erase(std::find(q.children.begin(), q.children.end(), n.device));
-                q.members.insert(q.members.end(), n.members.begin(), n.members.end());
-                std::sort(q.members.begin(), q.members.end());
-                q.children.insert(q.children.end(), n.children.begin(), n.children.end());
-            }
-            if (std::find(n.children.begin(), n.children.end(), q.device) != n.children.end())
-            {
-                q.parent = n.parent;
-            }
-        }
-        tree.erase(tree.begin() + static_cast<std::ptrdiff_t>(i));
-        i = 1;
-    }
-    return tree;
-}
 } // namespace
 
 ScenarioHelper::ScenarioHelper()
@@ -601,7 +564,6 @@ ScenarioHelper::BuildAggregation()
                 }
                 tree = std::move(x.aggregation);
                 resultTree = std::move(x.resultTree);
-                tree = WithoutForwarders(std::move(tree));
             }
             CheckTree(tree, members,
                       "aggregation tree of period round " + std::to_string(p) + ", clique " +

@@ -1100,6 +1100,48 @@ TrafficPlanner::AggregationTreeAt(const std::vector<uint32_t>& members, uint32_t
             seg.clear();
         }
     }
+    // A non-root FPGA with a single input (typically a member's own device) adds nothing to
+    // the sum: it is no tree node (no slot, no FPGA latency, no level of timeouts). Its input
+    // goes on to its parent along the same links: the routes, and so the links charged, are
+    // unchanged.
+    for (bool changed = true; changed;)
+    {
+        changed = false;
+        for (auto it = nodes.begin(); it != nodes.end(); ++it)
+        {
+            const uint32_t d = it->first;
+            AggregationNode& n = it->second;
+            std::size_t direct = 0;
+            for (const auto& [m, first] : firstOf)
+            {
+                direct += first == d ? 1 : 0;
+            }
+            if (d == root || direct + n.children.size() != 1)
+            {
+                continue;
+            }
+            const auto parent = static_cast<uint32_t>(n.parent);
+            for (auto& [m, first] : firstOf)
+            {
+                if (first == d)
+                {
+                    first = parent;
+                    upOf[m].insert(upOf[m].end(), n.up.begin(), n.up.end());
+                }
+            }
+            auto& siblings = nodes[parent].children;
+            siblings.erase(std::find(siblings.begin(), siblings.end(), d));
+            for (uint32_t c : n.children)
+            {
+                nodes[c].parent = parent;
+                nodes[c].up.insert(nodes[c].up.end(), n.up.begin(), n.up.end());
+                siblings.push_back(c);
+            }
+            nodes.erase(it);
+            changed = true;
+            break;
+        }
+    }
     for (uint32_t m : members)
     {
         nodes[firstOf.at(m)].members.push_back(m);

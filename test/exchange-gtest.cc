@@ -395,11 +395,15 @@ TEST(Exchange, SingleAggregationIsTheOnePointDesign)
     EXPECT_DOUBLE_EQ(x.phases[0][0].latencyS, legacy.latencyS);
     // Its slot window's round trip is the members' round trip (the tail).
     EXPECT_DOUBLE_EQ(x.aggregation[0].roundTripS, x.phases[0][0].tailS);
-    // The tree design sums A and B at X: the X-Y link carries one copy instead of two.
+    // The tree design sums A and B at X: the X-Y link carries one copy instead of two. Rooted
+    // at X (up 2d, C's contribution through Y, + FPGA + down 2d) it beats Y (A and B summed
+    // at X first: 2d + 2 FPGA + 2d); Y then has one input (C) and only forwards: no tree node.
     caps.aggregationDesign = AggregationDesign::TREE;
     TrafficPlanner tree(routes, caps);
     CliqueExchange t = tree.Exchange(Range(3), ExchangePattern::AGGREGATION);
-    EXPECT_EQ(t.aggregation.size(), 2u);
+    ASSERT_EQ(t.aggregation.size(), 1u);
+    EXPECT_EQ(g.Nodes()[t.aggregation[0].device].name, "X");
+    EXPECT_EQ(t.aggregation[0].members.size(), 3u);
     for (const auto& [r, a] : LinkUsage(t.phases[0][0], g.ResourceCount()))
     {
         EXPECT_DOUBLE_EQ(a, 1.0) << g.EdgeName(r / 2);
@@ -561,4 +565,52 @@ TEST(Exchange, NineCitiesAggregationTreeNearItsAnalyticLimit)
     double analytic = 8 * model / 10e9 + 2 * toRoot + levels * cm.Capabilities().fpgaLatencyS;
     double t = cm.Round({all}, {ExchangePattern::AGGREGATION}).commS;
     EXPECT_NEAR(t, analytic, 0.10 * analytic);
+}
+
+TEST(Exchange, AForwardingFpgaIsNoTreeNode)
+{
+    // A - P - X, B and C at X; FPGAs on P and X. Rooted at X, A's first FPGA P has one input
+    // (A): it would only forward, so the planner leaves it out: A is a direct member of X,
+    // P is charged no FPGA work and adds no FPGA latency. Hand computation, latencies
+    // A-P 1 ms, P-X 1 ms, B-X = C-X 2.5 ms, FPGA 1 ms: root X: up max(2, 2.5) + 1 + down 2.5
+    // = 6 ms (with P as a node: max(1 + 1 + 1, 2.5) + 1 + 2.5 = 6.5 ms); root P: B's partial
+    // via X, max(1, 2.5 + 1 + 1) + 1 + max(1, 3.5) = 9 ms, so X is the root.
+    const double R = 10e9;
+    NetworkGraph g = Graph({"A", "B", "C"}, {"P", "X"},
+                           {{"A", "P", 1e-3, R}, {"P", "X", 1e-3, R}, {"B", "X", 2.5e-3, R},
+                            {"C", "X", 2.5e-3, R}});
+    RoutePlanner routes(g);
+    NetworkCapabilities caps = FullSet();
+    caps.fpgaLatencyS = 1e-3;
+    TrafficPlanner tp(routes, caps);
+    CliqueExchange x = tp.Exchange(Range(3), ExchangePattern::AGGREGATION);
+    ASSERT_EQ(x.aggregation.size(), 1u);
+    EXPECT_EQ(g.Nodes()[x.aggregation[0].device].name, "X");
+    EXPECT_EQ(x.aggregation[0].members, Range(3));
+    EXPECT_TRUE(x.aggregation[0].children.empty());
+    const TrafficFlow& f = x.phases[0][0];
+    EXPECT_NEAR(f.latencyS, 6e-3, 1e-12);
+    std::map<uint32_t, double> usage(f.usage.usage.begin(), f.usage.usage.end());
+    EXPECT_EQ(usage.count(tp.FpgaResource(g.NodeByName("P"))), 0u) << "P is charged no work";
+    EXPECT_DOUBLE_EQ(usage.at(tp.FpgaResource(g.NodeByName("X"))), 3.0);
+    // The links are those of the routes: A's contribution still crosses A-P and P-X once.
+    auto links = LinkUsage(f, g.ResourceCount());
+    for (const auto& [r, a] : links)
+    {
+        EXPECT_DOUBLE_EQ(a, 1.0) << g.EdgeName(r / 2);
+    }
+    EXPECT_EQ(links.size(), 8u); // four links, one copy up and one down each
+
+    // A tree node with two inputs stays: with A and a fourth member D behind P, P sums both.
+    NetworkGraph g2 = Graph({"A", "B", "C", "D"}, {"P", "X"},
+                            {{"A", "P", 1e-3, R}, {"D", "P", 1e-3, R}, {"P", "X", 1e-3, R},
+                             {"B", "X", 2.5e-3, R}, {"C", "X", 2.5e-3, R}});
+    RoutePlanner routes2(g2);
+    TrafficPlanner tp2(routes2, caps);
+    CliqueExchange y = tp2.Exchange(Range(4), ExchangePattern::AGGREGATION);
+    ASSERT_EQ(y.aggregation.size(), 2u);
+    for (const auto& n : y.aggregation)
+    {
+        EXPECT_GE(n.members.size() + n.children.size(), 2u) << g2.Nodes()[n.device].name;
+    }
 }

@@ -40,3 +40,12 @@ if(IN_SYSTEM_PYTHON3 AND TARGET nine-city-training)
   set_tests_properties(script-bad-input-corpus PROPERTIES LABELS script TIMEOUT 600
                        PROCESSORS 2)
 endif()
+# The training-gap table (scripts/training-table.py, test/training-gap-table.sh): the CSV's
+# columns, every series and transport, no communication never reaching the target.
+if(IN_SYSTEM_PYTHON3 AND TARGET training-curves AND TARGET training-proxy)
+  add_test(NAME script-training-gap-table
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test/training-gap-table.sh
+                   ${IN_SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}
+                   $<TARGET_FILE_DIR:training-curves>)
+  set_tests_properties(script-training-gap-table PROPERTIES LABELS script TIMEOUT 900)
+endif()
