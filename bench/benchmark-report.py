@@ -614,8 +614,7 @@ def main():
             "tcp transport versus raw ns-3 TCP",
             "nine-city-training --transport=tcp against bench-raw-tcp: the same island pairs as "
             "BulkSend -> PacketSink on the same WanNetwork, with the same congestion control, "
-            "segment size (MTU - 52) and bandwidth-delay-product buffers; one round (a second round on a "
-            "persistent connection can crash ns-3 3.37's TCP, see the model doc). 'pair': two cities over "
+            "segment size (MTU - 52) and bandwidth-delay-product buffers; one round. 'pair': two cities over "
             "one 10 Gbps, 10 ms link; 'leaves': three leaves of a star (5, 10, 20 ms) in one "
             "clique. Packet-hops include TCP's acks (ours: LinkMonitor rows; raw: a PhyTxBegin "
             "counter). CPU is the whole process, minimum over repetitions.",

@@ -6,6 +6,7 @@
 #   bench/run-benchmarks.sh --quick    # small sizes, ~1 min: checks the plumbing only
 #   bench/run-benchmarks.sh --profile  # also perf-profile ours and raw (+3 min): where time goes
 #   bench/run-benchmarks.sh --instructions  # also count instructions (valgrind, +5 min CPU)
+#   bench/run-benchmarks.sh --only-tcp --no-doc  # part 6 alone (tcp vs raw TCP), printed
 #   BUILD_DIR=build-bench bench/run-benchmarks.sh --no-doc
 #   IN_REVISION=abc1234 ...            # revision to report when the tree is not a git checkout
 #
@@ -43,14 +44,16 @@ quick=0
 doc=1
 profile=0
 instructions=0
+only_tcp=0
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
     --no-doc) doc=0 ;;
     --profile) profile=1 ;;
     --instructions) instructions=1 ;;
+    --only-tcp) only_tcp=1 ;;
     -h | --help)
-        sed -n '2,33p' "$0"
+        sed -n '2,37p' "$0"
         exit 0
         ;;
     *)
@@ -134,6 +137,7 @@ fi
 # packet-level option: the fluid model has no MTU, and bench-fluid refuses --mtu).
 jumbo=(--segmentSize=65479 --mtu=65535)
 
+if [ "$only_tcp" = 0 ]; then # parts 1 to 5 (--only-tcp skips them)
 echo "== 1+3. packet-level cost (ours vs raw UDP) and fluid vs packet, nine-city"
 # CPU time on this shared VM varies by tens of percent with the neighbours' load: every pair is
 # measured $reps times, interleaved (all pairs once, then again, ...), and the report keeps
@@ -211,6 +215,7 @@ for n in 64 128; do
 done
 
 echo "== 4. link efficiency (two cities, one 10 Gbps link, 10 ms)"
+fi
 cat >"$work/two-city.topology" <<'EOF'
 # Two cities joined by one private 10 Gbps link (metro links 10 Gbps, no public path).
 [cities]
@@ -229,6 +234,7 @@ cat >"$work/pair.json" <<'EOF'
 {"name": "pair", "rounds": [{"cliques": [["AAA", "BBB"]]}]}
 EOF
 for seg in 8192 65479; do
+    [ "$only_tcp" = 1 ] && break
     mtu=9000
     [ "$seg" = 65479 ] && mtu=65535
     run "link-$seg" link nine-city-training --topology="$work/two-city.topology" \

@@ -67,6 +67,9 @@ class CcTransport : public UdpTransport
     {
         CongestionWindow window;
         uint32_t delivered = 0; ///< Slowest receiver's highest segment at the last feedback.
+        /// Most segments in flight at a send attempt since the last feedback (window
+        /// validation: the window grows only while it is what limits the stream).
+        mutable uint32_t maxInFlight = 0;
     };
 
     void UpdateRate(Stream& s);
@@ -81,6 +84,8 @@ class CcTransport : public UdpTransport
     double m_beta;
     std::string m_algorithm;
     bool m_warm;
+    bool m_validate;
+    bool m_resumeMean;
     std::map<uint64_t, CongestionWindow> m_warmWindows; ///< destination -> last window
     std::map<uint64_t, State> m_state;
     uint64_t m_reductions = 0;

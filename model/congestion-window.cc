@@ -184,6 +184,22 @@ CongestionWindow::Restart()
 }
 
 void
+CongestionWindow::Resume(double validated)
+{
+    Restart();
+    if (!(validated > 0) || !std::isfinite(validated))
+    {
+        validated = m_config.initialWindow;
+    }
+    double old = m_window;
+    m_window = std::min(old, std::max(m_config.initialWindow, validated));
+    // Slow start back towards the old window (Linux's tcp_cwnd_restart keeps the threshold
+    // at least 3/4 of the window it restarts from).
+    m_ssthresh = std::max(m_ssthresh, 0.75 * old);
+    m_wMax = old;
+}
+
+void
 CongestionWindow::OnTimeout(uint32_t nextNew, double now)
 {
     m_wMax = m_window;

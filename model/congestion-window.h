@@ -66,6 +66,16 @@ class CongestionWindow
     void OnTimeout(uint32_t nextNew, double now);
     /// A new transfer continues from this window (sequence numbers start again at 0).
     void Restart();
+    /**
+     * A new transfer continues from this window, validated: the window becomes
+     * min(window, max(initial window, \p validated)), from which it slow-starts back
+     * towards the old window (threshold at least 3/4 of it, as Linux's tcp_cwnd_restart),
+     * instead of starting with a window it never measured under the current competition
+     * (RFC 7661's concern). \p validated is what the last transfer's mean rate implies (its segments / duration x
+     * SRTT): the window it ended with may have grown into capacity that other streams, now
+     * restarting too, had left. Sequence numbers start again at 0.
+     */
+    void Resume(double validated);
 
   private:
     void Reduce(uint32_t nextNew, double now);

@@ -267,14 +267,25 @@ TcpTransport::Open(uint32_t peer, uint32_t round)
     c.closeWhenDone = m_fresh;
     c.socket = CreateTcpSocket();
     uint64_t snd = m_sndBuf ? m_sndBuf : Bdp(peer);
+    snd = std::min<uint64_t>(snd, UINT32_MAX);
     c.socket->SetAttribute("SndBufSize", UintegerValue(snd));
     c.socket->SetAttribute("RcvBufSize", UintegerValue(kMinBuffer));
     c.socket->SetAttribute("SegmentSize", UintegerValue(m_tcpSegmentSize));
+    c.sndBuf = static_cast<uint32_t>(snd);
     if (auto base = DynamicCast<TcpSocketBase>(c.socket))
     {
         base->SetUseEcn(m_ecn ? TcpSocketState::On : TcpSocketState::Off);
         base->SetPacingStatus(m_pacing || NeedsPacing());
-        base->TraceConnectWithoutContext("Tx", MakeCallback(&TcpTransport::OnTx, this));
+        base->TraceConnectWithoutContext(
+            "Tx",
+            Callback<void, Ptr<const Packet>, const TcpHeader&, Ptr<const TcpSocketBase>>(
+                [this, id](Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>) {
+                    OnTx(id, p, h);
+                }));
+        base->TraceConnectWithoutContext(
+            "RWND",
+            Callback<void, uint32_t, uint32_t>(
+                [this, id](uint32_t, uint32_t window) { OnPeerWindow(id, window); }));
     }
     NS_ABORT_MSG_IF(c.socket->Bind() != 0, "island " << m_islandId << ": cannot bind TCP");
     c.socket->SetConnectCallback(MakeCallback(&TcpTransport::OnConnected, this),
@@ -402,6 +413,20 @@ TcpTransport::Pump(Connection& c)
         uint64_t valueBytes = o.prefix.size() - kFrameHeaderBytes;
         uint64_t total = kFrameHeaderBytes + o.msg.bytes;
         uint32_t room = c.socket->GetTxAvailable();
+        // Work-around for ns-3 3.37 (TcpTxBuffer::NextSeg, rule 2, tests sent <= rWnd instead
+        // of sent < rWnd): when the bytes sent and not yet acknowledged equal the peer's
+        // receive window exactly while SACKed bytes leave AvailableWindow() > 0, NextSeg
+        // returns an empty range, SendPendingData sends a segment of 0 bytes, CopyFromSequence
+        // returns nullptr and TcpRateLinux::SkbSent dereferences it (segfault). A persistent
+        // connection with a warm window larger than the peer's window reaches that state in
+        // loss recovery. ns-3-dev's NextSeg tests sent < rWnd. Keeping fewer bytes in the
+        // socket than the peer's window (sent <= buffered < rWnd) makes equality impossible;
+        // the rest waits in our queue, which changes nothing on the wire: TCP cannot have more
+        // than the peer's window in flight anyway.
+        uint32_t buffered = c.sndBuf > room ? c.sndBuf - room : 0;
+        uint32_t limit = c.peerWindow > 0 ? c.peerWindow - 1 : 0;
+        c.windowCapped = buffered + room > limit;
+        room = buffered >= limit ? 0 : std::min(room, limit - buffered);
         if (room == 0)
         {
             return;
@@ -448,21 +473,41 @@ TcpTransport::Pump(Connection& c)
 }
 
 void
-TcpTransport::OnTx(Ptr<const Packet> packet,
-                   const TcpHeader& header,
-                   Ptr<const TcpSocketBase> socket)
+TcpTransport::OnPeerWindow(uint64_t id, uint32_t window)
+{
+    auto it = m_connections.find(id);
+    if (it == m_connections.end())
+    {
+        return;
+    }
+    Connection& c = it->second;
+    bool grew = window > c.peerWindow;
+    c.peerWindow = window;
+    if (grew && c.windowCapped)
+    {
+        // Called inside the socket's ack processing: write once it has finished.
+        Simulator::ScheduleNow([this, id]() {
+            auto it = m_connections.find(id);
+            if (it != m_connections.end())
+            {
+                Pump(it->second);
+            }
+        });
+    }
+}
+
+void
+TcpTransport::OnTx(uint64_t id, Ptr<const Packet> packet, const TcpHeader& header)
 {
     uint32_t size = packet->GetSize();
     if (size == 0)
     {
         return;
     }
-    for (auto& [id, c] : m_connections)
+    auto it = m_connections.find(id);
+    if (it != m_connections.end())
     {
-        if (PeekPointer(c.socket) != PeekPointer(socket))
-        {
-            continue;
-        }
+        Connection& c = it->second;
         uint32_t seq = header.GetSequenceNumber().GetValue();
         uint32_t end = seq + size;
         if (c.anyTx && static_cast<int32_t>(seq - c.highestTx) < 0)

@@ -79,6 +79,9 @@ class TcpTransport : public IslandTransport
         uint32_t highestTx = 0; ///< One past the highest sequence number sent.
         bool anyTx = false;
         uint32_t round = 0; ///< Round of the message being written (for statistics).
+        uint32_t sndBuf = 0;     ///< The socket's SndBufSize.
+        uint32_t peerWindow = 0; ///< The receive window the peer last advertised (RWND).
+        bool windowCapped = false; ///< Pump stopped at the peer-window cap (see Pump).
     };
 
     struct Incoming
@@ -107,7 +110,8 @@ class TcpTransport : public IslandTransport
     void OnAccepted(Ptr<Socket> socket, const Address& from);
     void OnRecv(Ptr<Socket> socket);
     void Consume(Incoming& in, Ptr<Packet> packet);
-    void OnTx(Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase> socket);
+    void OnTx(uint64_t id, Ptr<const Packet> packet, const TcpHeader& header);
+    void OnPeerWindow(uint64_t id, uint32_t window);
     Connection* Find(Ptr<Socket> socket);
 
     uint16_t m_port;

@@ -12,6 +12,7 @@ Usage: /usr/bin/python3 scripts/transport-table.py [--build-dir build] [--sizes 
 """
 import argparse
 import concurrent.futures
+import json
 import os
 import re
 import sqlite3
@@ -20,7 +21,16 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODES = ["unicast", "multicast", "aggregation"]
+# (row label, --mode, schedule pattern of every clique or None: the mode's own). ring and tree
+# are the all-reduce collectives the plain network runs best (unicast messages: over TCP under
+# tcp); multicast and aggregation are the network-assisted modes.
+MODES = [
+    ("unicast", "unicast", None),
+    ("ring", "unicast", "ring"),
+    ("tree", "unicast", "tree"),
+    ("multicast", "multicast", None),
+    ("aggregation", "aggregation", None),
+]
 # (label, extra options)
 TRANSPORTS = [
     ("ideal", ["--transport=ideal"]),
@@ -33,15 +43,25 @@ SUMMARY = re.compile(r"queue drops (\d+), ECN marks (\d+), retransmitted ([0-9.e
 
 
 def run(binary, tmp, key, opts, timeout):
-    db = os.path.join(tmp, key.replace(" ", "_").replace("/", "_") + ".db")
+    base = os.path.join(tmp, key.replace(" ", "_").replace("/", "_"))
+    db = base + ".db"
     cmd = [binary, "--db=" + db, "--quiet=1", "--runKey=" + key] + opts
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return {"status": "timeout (%d s wall)" % timeout}
-    text = out.stdout + out.stderr
+    log = base + ".out"
+    if os.path.exists(log) and os.path.exists(db):
+        # --work-dir kept from an earlier invocation: the same run, not run again
+        with open(log) as f:
+            text, returncode = f.read(), 0
+    else:
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout (%d s wall)" % timeout}
+        text, returncode = out.stdout + out.stderr, out.returncode
+        if returncode == 0:
+            with open(log, "w") as f:
+                f.write(text)
     m = SUMMARY.search(text)
-    if out.returncode != 0 or not m:
+    if returncode != 0 or not m:
         last = (text.strip().splitlines() or ["no output"])[-1]
         return {"status": "failed: " + last[:80]}
     con = sqlite3.connect(db)
@@ -81,6 +101,13 @@ def main():
     p.add_argument("--timeout", type=float, default=1800, help="wall seconds per run")
     p.add_argument("--transports", default=",".join(t for t, _ in TRANSPORTS),
                    help="comma-separated subset of: " + ", ".join(t for t, _ in TRANSPORTS))
+    p.add_argument("--note", action="append", default=[],
+                   help="a paragraph for the document (e.g. what this regeneration did not "
+                   "run); repeatable")
+    p.add_argument("--work-dir", help="keep the runs' databases here; a run whose database "
+                   "and output are already there is not run again (re-render, add sizes)")
+    p.add_argument("--modes", default=",".join(m[0] for m in MODES),
+                   help="comma-separated subset of: " + ", ".join(m[0] for m in MODES))
     p.add_argument("--out", default=os.path.join(ROOT, "doc", "transport-comparison.rst"))
     args = p.parse_args()
     chosen = args.transports.split(",")
@@ -95,20 +122,41 @@ def main():
         sys.exit("--jobs, --rounds and --timeout must be positive")
     sizes = [float(s) for s in args.sizes.split(",")]
     schedules = args.schedules.split(",")
-    tmp = tempfile.mkdtemp()
+    tmp = args.work_dir or tempfile.mkdtemp()
+    os.makedirs(tmp, exist_ok=True)
     common = ["--rounds=%d" % args.rounds, "--segmentSize=%d" % args.segment_size,
               "--mtu=%d" % args.mtu, "--queueSize=%d" % args.queue_size, "--computeTime=0"]
+    modes = [m for m in MODES if m[0] in args.modes.split(",")]
+    if len(modes) != len(args.modes.split(",")):
+        sys.exit("--modes: one of %s" % ", ".join(m[0] for m in MODES))
+
+    def schedule_file(schedule, pattern):
+        """The shipped schedule, or a copy with every clique's pattern set."""
+        if pattern is None:
+            return schedule
+        with open(os.path.join(ROOT, "data", "schedules", schedule + ".json")) as f:
+            doc = json.load(f)
+        for r in doc["rounds"]:
+            r["patterns"] = [pattern] * len(r["cliques"])
+        path = os.path.join(tmp, "%s-%s.json" % (schedule, pattern))
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    def over_tcp(mode):
+        return mode[1] == "unicast"  # multicast and aggregation have no TCP form
+
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for schedule in schedules:
             for size in sizes:
-                for mode in MODES:
+                for mode in modes:
                     for label, opts in transports:
-                        if label.startswith("tcp") and mode != "unicast":
+                        if label.startswith("tcp") and not over_tcp(mode):
                             continue  # no TCP form: the same run as cc
-                        key = "%s/%g/%s/%s" % (schedule, size, mode, label)
-                        o = common + ["--schedule=" + schedule, "--modelBytes=%g" % size,
-                                      "--mode=" + mode] + opts
+                        key = "%s/%g/%s/%s" % (schedule, size, mode[0], label)
+                        o = common + ["--schedule=" + schedule_file(schedule, mode[2]),
+                                      "--modelBytes=%g" % size, "--mode=" + mode[1]] + opts
                         jobs[key] = pool.submit(run, binary, tmp, key, o, args.timeout)
     results = {k: f.result() for k, f in jobs.items()}
 
@@ -127,11 +175,17 @@ def main():
         "an island under ``tcp`` runs them with ``cc``'s UDP protocols, so their ``cc`` rows "
         "stand for both). Ratio = round time / ideal's. Drops: packets "
         "dropped by every egress queue; retransmitted: payload sent again. Command: "
-        "``python3 scripts/transport-table.py --sizes %s --rounds %d --transports %s``." %
+        "``python3 scripts/transport-table.py --sizes %s --rounds %d --modes %s --transports %s``. "
+        "Modes: ``unicast`` (all-to-all), ``ring`` and ``tree`` (the all-reduce collectives, "
+        "the best the plain network can do: every clique's pattern set in a copy of the "
+        "schedule; unicast messages, so over TCP under ``tcp``), ``multicast`` and "
+        "``aggregation`` (the network-assisted modes)." %
         (args.rounds, args.segment_size, args.mtu, args.queue_size, args.sizes, args.rounds,
-         args.transports),
+         args.modes, args.transports),
         "",
     ]
+    for note in args.note:
+        parts += [note, ""]
     parts += [
         "What ``ideal`` assumes",
         "~~~~~~~~~~~~~~~~~~~~~~",
@@ -153,10 +207,11 @@ def main():
             title = "%s, %g MB model" % (schedule, size / 1e6)
             parts += [title, "~" * len(title), ""]
             rows = []
-            for mode in MODES:
+            for m in modes:
+                mode = m[0]
                 ideal = results["%s/%g/%s/ideal" % (schedule, size, mode)]
                 for label, _ in transports:
-                    if label.startswith("tcp") and mode != "unicast":
+                    if label.startswith("tcp") and not over_tcp(m):
                         continue
                     r = results["%s/%g/%s/%s" % (schedule, size, mode, label)]
                     shown = label
@@ -168,12 +223,15 @@ def main():
                                  "%.2f" % ratio if ratio else "",
                                  r["drops"], r["marks"], "%.1f" % r["retx_mb"]])
             parts += [table(rows, header), ""]
-    # Hand check of one cell: 3x3-rotating, unicast, ideal, round 0, clique AMS+FRA+LON. Each
-    # island sends the model to two peers through its one 10 Gbps access link (LON and FRA
-    # reach both peers by LON1 and FRA1): two streams of 5 Gbps each. Segments carry
-    # segment-size bytes plus 58 header bytes (island 28, UDP 8, IPv4 20, PPP 2); the last
-    # one is stored and forwarded by each of the 3 hops; the longest path is LON1-FRA1 (4.96 ms)
-    # plus two 10 us access links.
+    # Hand check of one cell: 3x3-rotating, unicast, ideal, round 0, clique AMS+FRA+LON, on the
+    # metro fabric. AMS has one device: its two outgoing streams (and the two coming in) share
+    # the 10 Gbps metro link AMS-metro - AMS1, 5 Gbps each. Segments carry segment-size bytes
+    # plus 58 header bytes (island 28, UDP 8, IPv4 20, PPP 2). The longest AMS path is
+    # AMS - AMS-metro (access, 10 us) - AMS1 (metro, 50 us) - FRA1 (private, 2.11 ms) -
+    # FRA-metro (50 us) - FRA (10 us) = 2.23 ms; the first segment crosses the island's access
+    # link (18 Gbps: the sum of AMS's metro links and uplink) before the bottleneck, the last
+    # one is stored and forwarded after it by AMS1 -> FRA1 and FRA1 -> FRA-metro (10 Gbps) and
+    # FRA-metro -> FRA (28 Gbps).
     for size in sizes:
         key = "3x3-rotating/%g/unicast/ideal" % size
         r = results.get(key, {})
@@ -183,7 +241,8 @@ def main():
         n = -(-int(size) // seg)
         last = int(size) - (n - 1) * seg
         wire = (n - 1) * (seg + 58) + (last + 58)
-        expected = wire * 8 / 5e9 + 3 * (last + 58) * 8 / 10e9 + 4.96e-3 + 2 * 10e-6
+        expected = (wire * 8 / 5e9 + 2.23e-3 + (seg + 58) * 8 / 18e9 +
+                    (last + 58) * 8 * (2 / 10e9 + 1 / 28e9))
         con = sqlite3.connect(r["db"])
         row = con.execute("SELECT duration_s FROM rounds WHERE round = 0 AND members LIKE "
                           "'%AMS%' AND members LIKE '%FRA%' AND members LIKE '%LON%'").fetchone()
@@ -191,11 +250,13 @@ def main():
         if row:
             parts += [
                 "Hand check (%g MB, 3x3-rotating, unicast, ``ideal``, round 0, clique "
-                "AMS+FRA+LON): every island sends the model to two peers through its one 10 Gbps "
-                "access link, two streams of 5 Gbps; %d segments of %d bytes (the last %d) plus "
-                "58 header bytes each = %d wire bytes at 5 Gbps, plus the last segment stored "
-                "and forwarded by 3 hops at 10 Gbps, plus the longest path (LON1-FRA1 4.96 ms "
-                "and two 10 us access links): %.4f s by hand, %.4f s measured (%+.2f%%)." %
+                "AMS+FRA+LON): AMS has one device, so its two outgoing streams (and the two "
+                "coming in) share its 10 Gbps metro link, 5 Gbps each; %d segments of %d bytes "
+                "(the last %d) plus 58 header bytes each = %d wire bytes at 5 Gbps, plus the "
+                "longest AMS path (AMS-FRA: 10 us access, 50 us metro, 2.11 ms AMS1-FRA1, 50 us, "
+                "10 us = 2.23 ms), the first segment over the 18 Gbps access link and the last "
+                "one stored and forwarded by the three hops after the bottleneck: %.4f s by "
+                "hand, %.4f s measured (%+.2f%%)." %
                 (size / 1e6, n, seg, last, wire, expected, row[0],
                  100 * (row[0] / expected - 1)), ""]
     with open(args.out, "w") as f:

@@ -167,3 +167,32 @@ TEST(CongestionWindow, BadConfigRejected)
     c.algorithm = "vegas";
     EXPECT_THROW(CongestionWindow{c}, std::invalid_argument);
 }
+
+TEST(CongestionWindow, ResumeStartsFromTheValidatedWindow)
+{
+    // A window of 1000 segments that the last transfer's mean rate does not support (100):
+    // the next transfer starts from 100 and slow-starts back towards 3/4 of 1000.
+    CongestionWindow w(Reno());
+    w.OnAcked(990, 1.0, 0.1);
+    ASSERT_DOUBLE_EQ(w.Window(), 1000);
+    w.Resume(100);
+    EXPECT_DOUBLE_EQ(w.Window(), 100);
+    EXPECT_TRUE(w.InSlowStart());
+    EXPECT_GE(w.Ssthresh(), 750);
+    w.OnAcked(100, 1.1, 0.1);
+    EXPECT_DOUBLE_EQ(w.Window(), 200);
+}
+
+TEST(CongestionWindow, ResumeNeverRaisesTheWindowNorGoesBelowTheInitialOne)
+{
+    CongestionWindow w(Reno());
+    w.OnAcked(40, 1.0, 0.1); // 50 segments
+    w.Resume(400);           // a mean above the window: the window stays
+    EXPECT_DOUBLE_EQ(w.Window(), 50);
+    w.Resume(3); // below the initial window: the initial window
+    EXPECT_DOUBLE_EQ(w.Window(), 10);
+    w.Resume(std::nan("")); // no measurement: the initial window
+    EXPECT_DOUBLE_EQ(w.Window(), 10);
+    // Sequence numbers start again: a loss of segment 0 is a new congestion event.
+    EXPECT_TRUE(w.OnLoss(0, 5, 2.0));
+}

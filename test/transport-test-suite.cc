@@ -93,12 +93,12 @@ BuildChain(double rate, double latency, uint16_t mtu, Ipv4Address& island0, Ipv4
 /// Two islands C0, C1 over one link; every island's received payload bytes over time.
 struct TwoIslandTcp
 {
-    TwoIslandTcp(double rate, double latency, uint64_t model, double compute)
+    TwoIslandTcp(double rate, double latency, uint64_t model, double compute, uint32_t rounds = 1)
     {
         scenario.SetTopology(ChainTopology({rate}, {latency}));
         scenario.SetSchedule(Schedule("pair", {ScheduleRound{{{"C0", "C1"}}}}));
         scenario.SetTransport("tcp");
-        scenario.SetRounds(1);
+        scenario.SetRounds(rounds);
         scenario.SetIslandAttribute("ModelBytes", UintegerValue(model));
         scenario.SetIslandAttribute("ComputeTime", TimeValue(Seconds(compute)));
         scenario.SetMaxSimTime(Seconds(100));
@@ -349,6 +349,51 @@ class TcpVersusBulkSendTestCase : public TestCase
 };
 
 /**
+ * Persistent connections across rounds (the default) with a model larger than the send buffer:
+ * two islands over 10 Gbps, 10 ms, 50 MB, two rounds. Round 2 starts on a warm connection
+ * (window far above the peer's receive window) and overflows the drop-tail queue; in loss
+ * recovery the bytes sent and unacknowledged reach the peer's window exactly, where ns-3
+ * 3.37's TcpTxBuffer::NextSeg returns an empty segment and TcpRateLinux::SkbSent
+ * dereferences a null item (segfault) unless TcpTransport keeps fewer bytes in the socket
+ * than that window. Every round completes and every byte arrives once.
+ */
+class TcpPersistentRoundsTestCase : public TestCase
+{
+  public:
+    TcpPersistentRoundsTestCase(const std::string& cc, uint64_t model)
+        : TestCase("tcp " + cc + ": persistent connections, " + std::to_string(model / 1000000) +
+                   " MB over 10 Gbps, 10 ms, two rounds: no crash, every byte once"),
+          m_cc(cc),
+          m_model(model)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DefaultsGuard defaults;
+        defaults.Set("ns3::TcpTransport::CongestionControl",
+                     TypeIdValue(TypeId::LookupByName("ns3::Tcp" + m_cc)));
+        const uint32_t rounds = 2;
+        TwoIslandTcp t(10e9, 10e-3, m_model, 0.01, rounds);
+        ScenarioResult r = t.scenario.Run();
+        NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+        for (const auto& [city, bytes] : t.received)
+        {
+            NS_TEST_EXPECT_MSG_EQ(bytes, rounds * m_model, city << ": every byte once");
+        }
+        std::printf("    %s %llu MB: %.3f s for %u rounds, %llu drops, %.2f MB resent\n",
+                    m_cc.c_str(), static_cast<unsigned long long>(m_model / 1000000),
+                    r.simTimeS, rounds, static_cast<unsigned long long>(r.queueDrops),
+                    r.retransmittedBytes / 1e6);
+        Simulator::Destroy();
+    }
+
+    std::string m_cc;
+    uint64_t m_model;
+};
+
+/**
  * cc on the nine-city network, every island in one clique (all-in-one), 100-packet queues:
  * no congestion collapse (resent payload under 5% of the model bytes sent), every byte, value
  * and sum exact, and not slower than 20x the ideal transport's round.
@@ -356,10 +401,20 @@ class TcpVersusBulkSendTestCase : public TestCase
 class CcNineCityTestCase : public TestCase
 {
   public:
-    explicit CcNineCityTestCase(ExchangePattern mode)
-        : TestCase("cc, nine islands in one clique, 100-packet queues: " + PatternName(mode) +
-                   " resends < 5% of the model, values exact"),
-          m_mode(mode)
+    /// \p model bytes in segments of \p segment bytes over links of MTU \p mtu (0: the
+    /// defaults, 8192 and 9000).
+    CcNineCityTestCase(ExchangePattern mode,
+                       uint64_t model = 10000000,
+                       uint32_t segment = 0,
+                       uint16_t mtu = 0)
+        : TestCase("cc, nine islands in one clique, 100-packet queues, " +
+                   std::to_string(model / 1000000) + " MB" +
+                   (segment ? " in " + std::to_string(segment) + "-byte segments" : "") + ": " +
+                   PatternName(mode) + " resends < 5% of the model, values exact"),
+          m_mode(mode),
+          m_model(model),
+          m_segment(segment),
+          m_mtu(mtu)
     {
     }
 
@@ -370,13 +425,23 @@ class CcNineCityTestCase : public TestCase
         ScenarioHelper s;
         s.SetTopology(topo);
         s.SetSchedule(Schedule::Load(kData + "/schedules/all-in-one.json", topo.CityCodes()));
-        s.SetCapabilities(NetworkCapabilities::ForPattern(m_mode));
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(m_mode);
+        if (m_segment)
+        {
+            caps.slotBytes = m_segment; // an FPGA slot holds one segment
+        }
+        s.SetCapabilities(caps);
         s.SetTransport(transport);
         s.SetQueueSize(100);
         s.SetRounds(2);
         s.SetMaxSimTime(Seconds(200));
-        s.SetIslandAttribute("ModelBytes", UintegerValue(kModel));
+        s.SetIslandAttribute("ModelBytes", UintegerValue(m_model));
         s.SetIslandAttribute("CheckValues", UintegerValue(5000));
+        if (m_segment)
+        {
+            s.SetIslandAttribute("SegmentSize", UintegerValue(m_segment));
+            s.SetMtu(m_mtu);
+        }
         ScenarioResult r = s.Run();
         checked = wrong = 0;
         for (const auto& city : s.GetIslandCities())
@@ -403,7 +468,7 @@ class CcNineCityTestCase : public TestCase
             sent += ir.bytesSent;
             if (m_mode != ExchangePattern::AGGREGATION)
             {
-                NS_TEST_EXPECT_MSG_EQ(ir.bytesReceived, 8 * kModel,
+                NS_TEST_EXPECT_MSG_EQ(ir.bytesReceived, 8 * m_model,
                                       ir.island << " round " << ir.round << ": bytes received");
             }
         }
@@ -420,8 +485,10 @@ class CcNineCityTestCase : public TestCase
         NS_TEST_EXPECT_MSG_LT(r.simTimeS, 20 * ideal.simTimeS, "cc far slower than ideal");
     }
 
-    static constexpr uint64_t kModel = 10000000;
     ExchangePattern m_mode;
+    uint64_t m_model;
+    uint32_t m_segment;
+    uint16_t m_mtu;
 };
 
 /**
@@ -503,9 +570,16 @@ class TransportTestSuite : public TestSuite
         AddTestCase(new TcpBulkTestCase("NewReno"), TestCase::QUICK);
         AddTestCase(new TcpSlowStartTestCase, TestCase::QUICK);
         AddTestCase(new TcpVersusBulkSendTestCase, TestCase::QUICK);
+        AddTestCase(new TcpPersistentRoundsTestCase("Cubic", 50000000), TestCase::QUICK);
         AddTestCase(new CcNineCityTestCase(ExchangePattern::ALL_TO_ALL), TestCase::QUICK);
         AddTestCase(new CcNineCityTestCase(ExchangePattern::MULTICAST), TestCase::QUICK);
         AddTestCase(new CcNineCityTestCase(ExchangePattern::AGGREGATION), TestCase::QUICK);
+        // 64 KB segments and larger models: windows grow big in the first round, and the
+        // second round restarts every stream at once from its warm window.
+        AddTestCase(new CcNineCityTestCase(ExchangePattern::AGGREGATION, 100000000, 65000, 65535),
+                    TestCase::QUICK);
+        AddTestCase(new CcNineCityTestCase(ExchangePattern::ALL_TO_ALL, 30000000, 65000, 65535),
+                    TestCase::QUICK);
         for (bool fail : {false, true})
         {
             AddTestCase(new TransportFaultTestCase("tcp", ExchangePattern::ALL_TO_ALL, fail),
