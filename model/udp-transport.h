@@ -146,6 +146,8 @@ class UdpTransport : public IslandTransport
 
     static uint64_t InKey(uint32_t round, uint32_t origin, uint16_t tag);
     uint32_t SegmentCount(uint64_t bytes) const;
+    /// Most NACK ranges in one ack (MaxNackRanges, at most what fits in one segment).
+    uint32_t NackRanges() const;
     uint32_t SegmentPayload(const OutMessage& m, uint32_t seq) const;
     uint32_t ValuesPerSegment(uint8_t type) const;
     Ptr<Packet> MakePayload(const OutMessage& m, uint32_t seq);
@@ -176,6 +178,7 @@ class UdpTransport : public IslandTransport
     uint16_t m_port;
     uint32_t m_maxNackRanges;
     uint32_t m_maxResendRequests;
+    uint32_t m_maxRepairCopies;
     double m_hostQueue;
 
     Ptr<Socket> m_socket;
