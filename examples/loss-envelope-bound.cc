@@ -29,7 +29,7 @@ main(int argc, char* argv[])
 {
     ExperimentOptions options("loss-envelope-bound",
                               {"topology", "network", "exchange", "schedule", "optimizer",
-                               "island", "fpga", "run", "packet", "output", "trace"});
+                               "island", "fpga", "run", "packet"});
     options.Parse(argc, argv);
     std::ostringstream out;
     try
