@@ -28,8 +28,8 @@ int
 main(int argc, char* argv[])
 {
     ExperimentOptions options("loss-envelope-bound",
-                              {"topology", "network", "exchange", "schedule", "optimizer",
-                               "island", "fpga", "run", "packet"});
+                              {"topology", "network", "exchange", "schedule", "optimizer", "island",
+                               "fpga", "run", "packet"});
     options.Parse(argc, argv);
     std::ostringstream out;
     try
