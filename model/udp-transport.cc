@@ -63,15 +63,6 @@ UdpTransport::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&UdpTransport::m_maxNackRanges),
                           MakeUintegerChecker<uint32_t>(0, 1u << 20))
-            .AddAttribute("MaxRepairCopies",
-                          "Redundant repair of models (unicast, multicast): a segment resent "
-                          "for the (k+1)-th time goes out in min(2^k, this) back-to-back "
-                          "copies, so that losses of repairs at the tail rarely cost another "
-                          "round trip (copies are lost independently under random loss, not "
-                          "under bursts). 1: plain ARQ, one copy per resend.",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&UdpTransport::m_maxRepairCopies),
-                          MakeUintegerChecker<uint32_t>(1, 64))
             .AddAttribute("MaxResendRequests",
                           "Contributions: an FPGA's resend requests for one segment are "
                           "honoured at most this many times (then the straggler timeout "
@@ -240,7 +231,7 @@ UdpTransport::Send(const OutMessage& message)
     s.state = OutgoingTransfer(SegmentCount(message.bytes), message.receivers);
     if (message.type == IslandHeader::DATA)
     {
-        s.state.SetMaxRepairCopies(m_maxRepairCopies);
+        s.state.SetMaxRepairCopies(RepairCopies());
     }
     Time hint = message.rttHint.IsZero() ? HintFor(message.receivers, m_initialRtt)
                                          : message.rttHint;
@@ -286,6 +277,12 @@ UdpTransport::OnAllNewSent(Stream&)
 void
 UdpTransport::OnClose(Stream&)
 {
+}
+
+uint32_t
+UdpTransport::RepairCopies() const
+{
+    return 1;
 }
 
 uint32_t

@@ -117,6 +117,10 @@ class UdpTransport : public IslandTransport
     virtual void OnTimeout(Stream& s);
     /// The poll (retransmission) timeout of \p s, seconds.
     virtual double Rto(const Stream& s) const = 0;
+    /// Most copies of a model segment's repeated resend (OutgoingTransfer::SetMaxRepairCopies);
+    /// 1 here: plain ARQ, as where loss signals congestion (redundant copies would add load
+    /// to a congested path and bypass the window).
+    virtual uint32_t RepairCopies() const;
     /// Ack interval when the AckInterval attribute is 0 (automatic).
     virtual uint32_t DefaultAckInterval() const;
     /// Sets the rate of the stream \p handle and resumes it.
@@ -178,7 +182,6 @@ class UdpTransport : public IslandTransport
     uint16_t m_port;
     uint32_t m_maxNackRanges;
     uint32_t m_maxResendRequests;
-    uint32_t m_maxRepairCopies;
     double m_hostQueue;
 
     Ptr<Socket> m_socket;
