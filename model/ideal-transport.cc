@@ -151,6 +151,14 @@ IdealTransport::RepairCopies() const
     return m_maxRepairCopies;
 }
 
+uint32_t
+IdealTransport::DefaultNackRanges() const
+{
+    // Every gap at once (as many ranges as fit in one segment): rates are allocated, so the
+    // resends they trigger congest nothing.
+    return 1u << 20;
+}
+
 double
 IdealTransport::Rto(const Stream& s) const
 {

@@ -47,6 +47,7 @@ class IdealTransport : public UdpTransport
     void OnClose(Stream& s) override;
     double Rto(const Stream& s) const override;
     uint32_t RepairCopies() const override;
+    uint32_t DefaultNackRanges() const override;
 
   private:
     void OnRate(uint64_t handle, double rate);

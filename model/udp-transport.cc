@@ -58,8 +58,9 @@ UdpTransport::GetTypeId()
                           MakeUintegerAccessor(&UdpTransport::m_ackInterval),
                           MakeUintegerChecker<uint32_t>(0, 1u << 20))
             .AddAttribute("MaxNackRanges",
-                          "Most missing ranges reported in one ack (0: as many as fit in one "
-                          "segment, 8 bytes each; an ack never exceeds a data segment).",
+                          "Most missing ranges reported in one ack (0: the transport's default, "
+                          "as many as fit in one segment under ideal pacing, 64 otherwise; 8 "
+                          "bytes each, an ack never exceeds a data segment).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&UdpTransport::m_maxNackRanges),
                           MakeUintegerChecker<uint32_t>(0, 1u << 20))
@@ -188,7 +189,7 @@ UdpTransport::NackRanges() const
 {
     // 2 bytes of count, then 8 per range: an ack no larger than a data segment.
     uint32_t fit = std::max<uint32_t>(1, (m_segmentSize - 2) / 8);
-    return m_maxNackRanges == 0 ? fit : std::min(m_maxNackRanges, fit);
+    return std::min(m_maxNackRanges == 0 ? DefaultNackRanges() : m_maxNackRanges, fit);
 }
 
 uint32_t
@@ -283,6 +284,15 @@ uint32_t
 UdpTransport::RepairCopies() const
 {
     return 1;
+}
+
+uint32_t
+UdpTransport::DefaultNackRanges() const
+{
+    // Resends leave outside the congestion window: where loss signals congestion, reporting
+    // every gap at once would resend them all in one burst into the congested queue. 64
+    // ranges per ack, as before.
+    return 64;
 }
 
 uint32_t

@@ -121,6 +121,8 @@ class UdpTransport : public IslandTransport
     /// 1 here: plain ARQ, as where loss signals congestion (redundant copies would add load
     /// to a congested path and bypass the window).
     virtual uint32_t RepairCopies() const;
+    /// NACK ranges per ack when the MaxNackRanges attribute is 0 (64 here).
+    virtual uint32_t DefaultNackRanges() const;
     /// Ack interval when the AckInterval attribute is 0 (automatic).
     virtual uint32_t DefaultAckInterval() const;
     /// Sets the rate of the stream \p handle and resumes it.
