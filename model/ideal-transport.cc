@@ -4,6 +4,7 @@
 #include "ideal-transport.h"
 
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 
@@ -26,7 +27,17 @@ IdealTransport::GetTypeId()
                           "is set (wire rate).",
                           DataRateValue(DataRate("10Gbps")),
                           MakeDataRateAccessor(&IdealTransport::m_sendRate),
-                          MakeDataRateChecker());
+                          MakeDataRateChecker())
+            .AddAttribute("MaxRepairCopies",
+                          "Redundant repair of models (unicast, multicast): a segment resent "
+                          "for the (k+1)-th time goes out in min(2^k, this) back-to-back "
+                          "copies, so that lost resends at the tail rarely cost another round "
+                          "trip. Here loss is not a congestion signal (rates are allocated), so "
+                          "the copies load no congested queue; they are lost independently "
+                          "under random loss, not under bursts. 1: plain ARQ.",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&IdealTransport::m_maxRepairCopies),
+                          MakeUintegerChecker<uint32_t>(1, 64));
     return tid;
 }
 
@@ -132,6 +143,20 @@ IdealTransport::RefreshStreams()
         const Stream& s = Streams().at(handle);
         m_controller->UpdateUsage(id, s.msg.usage());
     }
+}
+
+uint32_t
+IdealTransport::RepairCopies() const
+{
+    return m_maxRepairCopies;
+}
+
+uint32_t
+IdealTransport::DefaultNackRanges() const
+{
+    // Every gap at once (as many ranges as fit in one segment): rates are allocated, so the
+    // resends they trigger congest nothing.
+    return 1u << 20;
 }
 
 double

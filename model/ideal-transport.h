@@ -46,12 +46,15 @@ class IdealTransport : public UdpTransport
     void OnAllNewSent(Stream& s) override;
     void OnClose(Stream& s) override;
     double Rto(const Stream& s) const override;
+    uint32_t RepairCopies() const override;
+    uint32_t DefaultNackRanges() const override;
 
   private:
     void OnRate(uint64_t handle, double rate);
     void ShareSendRate();
 
     DataRate m_sendRate;
+    uint32_t m_maxRepairCopies;
     Ptr<RateController> m_controller;
     std::map<uint64_t, uint64_t> m_controllerId; ///< handle -> controller participant
 };

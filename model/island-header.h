@@ -48,7 +48,9 @@ class IslandHeader : public Header
         FLAG_VALUES = 2,         ///< The payload starts with real values (see TrainingIsland).
         FLAG_OVERFLOW = 4,       ///< A RESULT whose fixed-point sum overflowed.
         FLAG_FALLBACK = 8,       ///< A model multicast because the clique's FPGA failed.
-        FLAG_ECN_ECHO = 16       ///< ACK/RESULT: a congestion mark (CE) arrived.
+        FLAG_ECN_ECHO = 16,      ///< ACK/RESULT: a congestion mark (CE) arrived.
+        FLAG_TAIL = 32           ///< DATA: sent after the message's last new segment (the
+                                 ///< receiver's ack describes the whole message).
     };
 
     static constexpr uint32_t SERIALIZED_SIZE = 28;

@@ -14,7 +14,8 @@ OutgoingTransfer::OutgoingTransfer(uint32_t count, const std::vector<uint32_t>& 
     : m_count(count),
       m_queued(count, false),
       m_lastSent(count, -std::numeric_limits<double>::infinity()),
-      m_resent(count, false)
+      m_resent(count, false),
+      m_repairRounds(count, 0)
 {
     if (count == 0 || receivers.empty())
     {
@@ -40,9 +41,24 @@ OutgoingTransfer::NextNew() const
     return m_nextNew;
 }
 
+void
+OutgoingTransfer::SetMaxRepairCopies(uint32_t max)
+{
+    m_maxCopies = std::max<uint32_t>(1, max);
+}
+
 bool
 OutgoingTransfer::Next(double now, uint32_t& seq, bool& retransmission, bool allowNew)
 {
+    if (m_copiesLeft > 0)
+    {
+        --m_copiesLeft;
+        seq = m_copySeq;
+        retransmission = true;
+        m_lastSent[seq] = now;
+        ++m_retransmissions;
+        return true;
+    }
     while (!m_retransmit.empty())
     {
         uint32_t s = m_retransmit.front();
@@ -63,6 +79,11 @@ OutgoingTransfer::Next(double now, uint32_t& seq, bool& retransmission, bool all
         m_lastSent[s] = now;
         m_resent[s] = true;
         ++m_retransmissions;
+        uint32_t rounds = m_repairRounds[s];
+        m_repairRounds[s] = static_cast<uint8_t>(std::min<uint32_t>(rounds + 1, 255));
+        uint32_t copies = rounds >= 31 ? m_maxCopies : std::min(m_maxCopies, 1u << rounds);
+        m_copiesLeft = copies - 1;
+        m_copySeq = s;
         return true;
     }
     if (allowNew && m_nextNew < m_count)
@@ -159,6 +180,28 @@ OutgoingTransfer::QueueKnownLost(double sentBefore)
 }
 
 bool
+OutgoingTransfer::QueueTailProbe()
+{
+    m_lastQueuedHighest = -1;
+    uint32_t last = m_count - 1;
+    if (m_nextNew < m_count || m_queued[last])
+    {
+        return false;
+    }
+    for (const auto& [r, cum] : m_cumulative)
+    {
+        if (Needs(r, last))
+        {
+            m_queued[last] = true;
+            m_retransmit.push_back(last);
+            m_lastQueuedHighest = last;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
 OutgoingTransfer::HasUnreported() const
 {
     for (const auto& [r, cum] : m_cumulative)
@@ -199,13 +242,13 @@ OutgoingTransfer::LastQueuedHighest() const
 std::size_t
 OutgoingTransfer::QueuedRetransmissions() const
 {
-    return m_retransmit.size();
+    return m_retransmit.size() + m_copiesLeft;
 }
 
 bool
 OutgoingTransfer::HasQueuedRetransmissions() const
 {
-    return !m_retransmit.empty();
+    return !m_retransmit.empty() || m_copiesLeft > 0;
 }
 
 std::vector<uint32_t>

@@ -33,6 +33,10 @@ class OutgoingTransfer
     OutgoingTransfer(uint32_t count, const std::vector<uint32_t>& receivers);
 
     uint32_t Count() const;
+    /// Redundant repair: a segment resent for the (k+1)-th time goes out in min(2^k, \p max)
+    /// back-to-back copies (first resend: one copy; second: two; ...), so that a loss
+    /// generation at the tail rarely needs another round trip. 1 (default): plain ARQ.
+    void SetMaxRepairCopies(uint32_t max);
     /// The segment to send now (retransmissions first, then, if \p allowNew, the next new
     /// one); false if none is due.
     bool Next(double now, uint32_t& seq, bool& retransmission, bool allowNew = true);
@@ -52,6 +56,9 @@ class OutgoingTransfer
     /// selectively acked since) that was last sent before \p sentBefore (its retransmission
     /// was lost too, or is overdue). Returns how many were queued.
     uint32_t QueueKnownLost(double sentBefore);
+    /// Tail-loss probe: queues the last segment for resending if some receiver has not
+    /// reported it received (and it is not queued already). Returns true if queued.
+    bool QueueTailProbe();
     /// True if some pending receiver has not reported on segments it may lack (sent segments
     /// beyond what its acks describe): only a poll can tell.
     bool HasUnreported() const;
@@ -88,6 +95,10 @@ class OutgoingTransfer
     std::vector<bool> m_queued;
     std::vector<double> m_lastSent;
     std::vector<bool> m_resent;
+    std::vector<uint8_t> m_repairRounds; ///< times each segment was taken for resending
+    uint32_t m_maxCopies = 1;
+    uint32_t m_copiesLeft = 0; ///< further copies of m_copySeq to send now
+    uint32_t m_copySeq = 0;
     uint64_t m_retransmissions = 0;
     int64_t m_lastQueuedHighest = -1;
 };

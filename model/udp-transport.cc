@@ -58,10 +58,12 @@ UdpTransport::GetTypeId()
                           MakeUintegerAccessor(&UdpTransport::m_ackInterval),
                           MakeUintegerChecker<uint32_t>(0, 1u << 20))
             .AddAttribute("MaxNackRanges",
-                          "Most missing ranges reported in one ack.",
-                          UintegerValue(64),
+                          "Most missing ranges reported in one ack (0: the transport's default, "
+                          "as many as fit in one segment under ideal pacing, 64 otherwise; 8 "
+                          "bytes each, an ack never exceeds a data segment).",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&UdpTransport::m_maxNackRanges),
-                          MakeUintegerChecker<uint32_t>(1, 1000))
+                          MakeUintegerChecker<uint32_t>(0, 1u << 20))
             .AddAttribute("MaxResendRequests",
                           "Contributions: an FPGA's resend requests for one segment are "
                           "honoured at most this many times (then the straggler timeout "
@@ -183,6 +185,14 @@ UdpTransport::InKey(uint32_t round, uint32_t origin, uint16_t tag)
 }
 
 uint32_t
+UdpTransport::NackRanges() const
+{
+    // 2 bytes of count, then 8 per range: an ack no larger than a data segment.
+    uint32_t fit = std::max<uint32_t>(1, (m_segmentSize - 2) / 8);
+    return std::min(m_maxNackRanges == 0 ? DefaultNackRanges() : m_maxNackRanges, fit);
+}
+
+uint32_t
 UdpTransport::SegmentCount(uint64_t bytes) const
 {
     return static_cast<uint32_t>(std::max<uint64_t>(1, (bytes + m_segmentSize - 1) / m_segmentSize));
@@ -220,6 +230,10 @@ UdpTransport::Send(const OutMessage& message)
         s.destTag = message.dest.IsMulticast() ? GROUP_TAG : message.receivers.front();
     }
     s.state = OutgoingTransfer(SegmentCount(message.bytes), message.receivers);
+    if (message.type == IslandHeader::DATA)
+    {
+        s.state.SetMaxRepairCopies(RepairCopies());
+    }
     Time hint = message.rttHint.IsZero() ? HintFor(message.receivers, m_initialRtt)
                                          : message.rttHint;
     s.srtt = hint.GetSeconds();
@@ -267,6 +281,21 @@ UdpTransport::OnClose(Stream&)
 }
 
 uint32_t
+UdpTransport::RepairCopies() const
+{
+    return 1;
+}
+
+uint32_t
+UdpTransport::DefaultNackRanges() const
+{
+    // Resends leave outside the congestion window: where loss signals congestion, reporting
+    // every gap at once would resend them all in one burst into the congested queue. 64
+    // ranges per ack, as before.
+    return 64;
+}
+
+uint32_t
 UdpTransport::DefaultAckInterval() const
 {
     return 32;
@@ -308,6 +337,8 @@ UdpTransport::SetRate(uint64_t handle, double rateBps)
     {
         return;
     }
+    NS_LOG_LOGIC("island " << m_islandId << " round " << it->second.msg.round << " stream to "
+                           << it->second.msg.dest << " rate " << rateBps * 1e-9 << " Gbps");
     it->second.rateBps = rateBps;
     Resume(handle);
 }
@@ -419,6 +450,12 @@ UdpTransport::SendNext(uint64_t handle)
     IslandHeader h;
     h.type = s.msg.type;
     h.flags = s.msg.flags | (retx ? IslandHeader::FLAG_RETRANSMISSION : 0);
+    if (retx && s.msg.type == IslandHeader::DATA && s.state.AllNewSent())
+    {
+        // After the last new segment nothing else would tell the receivers about the tail:
+        // their acks to this one describe the whole message (segments lost at the very end).
+        h.flags |= IslandHeader::FLAG_TAIL;
+    }
     if (s.msg.values.data && static_cast<uint64_t>(seq) * ValuesPerSegment(s.msg.type) <
                                  s.msg.values.count)
     {
@@ -629,17 +666,14 @@ UdpTransport::OnRto(uint64_t handle)
         auto in = m_in.find(InKey(s.msg.round, s.destTag, 0));
         IncomingTransfer none(s.state.Count());
         const IncomingTransfer& got = in == m_in.end() ? none : in->second.state;
-        s.state.OnAck(s.destTag, got.Cumulative(), got.Missing(s.state.Count(), m_maxNackRanges),
+        s.state.OnAck(s.destTag, got.Cumulative(), got.Missing(s.state.Count(), NackRanges()),
                       Simulator::Now().GetSeconds());
         Resume(handle);
     }
     else
     {
         // Resend at once what the receivers are known to miss and was last sent more than a
-        // round trip ago (its retransmission was lost: a NACK for it can only come from a
-        // later packet, and at the tail there is none); poll only where the acks left segments
-        // unreported (the tail itself, or lost acks). Without this each loss generation at the
-        // tail cost a timeout plus a poll round trip, also exposed to loss.
+        // round trip ago (its retransmission was lost and nothing sent later drew an ack).
         uint32_t queued = s.state.QueueKnownLost(Simulator::Now().GetSeconds() - s.srtt);
         if (queued > 0)
         {
@@ -647,9 +681,19 @@ UdpTransport::OnRto(uint64_t handle)
                                   << " segments known lost queued at the timeout");
             Resume(handle);
         }
-        for (uint32_t r :
-             queued == 0 || s.state.HasUnreported() ? s.state.PendingReceivers()
-                                                    : std::vector<uint32_t>{})
+        // Where the acks left segments unreported (the tail itself lost, or lost acks), resend
+        // the last segment as a probe: it carries data and, flagged FLAG_TAIL, draws an ack
+        // describing the whole message from every receiver (a poll would cost a round trip
+        // more before the repair). Poll only if no receiver may lack the last segment.
+        bool unreported = queued == 0 || s.state.HasUnreported();
+        if (unreported && s.state.AllNewSent() && s.state.QueueTailProbe())
+        {
+            NS_LOG_INFO("island " << m_islandId << " round " << s.msg.round
+                                  << ": tail probe (last segment resent)");
+            unreported = false;
+            Resume(handle);
+        }
+        for (uint32_t r : unreported ? s.state.PendingReceivers() : std::vector<uint32_t>{})
         {
             IslandHeader h;
             h.type = IslandHeader::POLL;
@@ -755,6 +799,10 @@ UdpTransport::HandleData(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     }
     InStream& in = m_in[InKey(h.round, h.origin, h.extra)];
     in.state.SetCount(h.count);
+    // A stream's packets follow one path in order: a new segment beyond the highest one seen
+    // plus one means the segments between were lost. Say so at once (repair starts one
+    // one-way trip after the gap is known, not at the next periodic ack or a timer).
+    bool gap = h.seq > in.state.Highest();
     bool isNew = in.state.Add(h.seq);
     uint32_t payload = packet->GetSize();
     in.ce = in.ce || ce;
@@ -762,7 +810,8 @@ UdpTransport::HandleData(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     {
         ++in.sinceAck;
         in.msg.bytes += payload;
-        in.msg.flags |= h.flags & ~IslandHeader::FLAG_RETRANSMISSION;
+        in.msg.flags |=
+            h.flags & ~(IslandHeader::FLAG_RETRANSMISSION | IslandHeader::FLAG_TAIL);
         StoreValues(in, h, packet);
         if (m_received)
         {
@@ -772,10 +821,11 @@ UdpTransport::HandleData(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     bool complete = in.state.Complete();
     bool last = h.seq + 1 == h.count;
     uint32_t every = m_ackInterval ? m_ackInterval : DefaultAckInterval();
-    if (!isNew || complete || last || ce || in.sinceAck >= every ||
+    bool tail = (h.flags & IslandHeader::FLAG_TAIL) != 0;
+    if (!isNew || complete || last || ce || gap || in.sinceAck >= every ||
         (h.flags & IslandHeader::FLAG_RETRANSMISSION))
     {
-        SendAck(h.round, h.origin, h.extra, in, h.timestamp, last);
+        SendAck(h.round, h.origin, h.extra, in, h.timestamp, last || tail);
     }
     if (complete && !in.delivered)
     {
@@ -845,7 +895,7 @@ UdpTransport::HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce)
         std::size_t queuedBefore = s->state.QueuedRetransmissions();
         Feedback fb;
         fb.progress = s->state.OnAck(s->destTag, in.state.Cumulative(),
-                                     in.state.Missing(in.state.Highest(), m_maxNackRanges),
+                                     in.state.Missing(in.state.Highest(), NackRanges()),
                                      s->state.SentAt(h.seq));
         fb.lost = static_cast<uint32_t>(
             std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
@@ -912,7 +962,7 @@ UdpTransport::SendAck(uint32_t round,
 {
     in.sinceAck = 0;
     uint32_t upTo = full ? in.state.Count() : in.state.Highest();
-    auto missing = in.state.Missing(upTo, m_maxNackRanges);
+    auto missing = in.state.Missing(upTo, NackRanges());
     IslandHeader h;
     h.type = IslandHeader::ACK;
     h.flags = in.ce ? IslandHeader::FLAG_ECN_ECHO : 0;
@@ -982,7 +1032,7 @@ UdpTransport::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
     {
         uint64_t lastEnd = static_cast<uint64_t>(nacks.back().first) + nacks.back().second;
         uint32_t end = static_cast<uint32_t>(std::min<uint64_t>(lastEnd, s->state.Count()));
-        known = nacks.size() >= m_maxNackRanges ? std::min(known, end) : std::max(known, end);
+        known = nacks.size() >= NackRanges() ? std::min(known, end) : std::max(known, end);
     }
     Feedback fb;
     fb.progress = s->state.OnAck(h.island, h.seq, nacks,

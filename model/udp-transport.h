@@ -117,6 +117,12 @@ class UdpTransport : public IslandTransport
     virtual void OnTimeout(Stream& s);
     /// The poll (retransmission) timeout of \p s, seconds.
     virtual double Rto(const Stream& s) const = 0;
+    /// Most copies of a model segment's repeated resend (OutgoingTransfer::SetMaxRepairCopies);
+    /// 1 here: plain ARQ, as where loss signals congestion (redundant copies would add load
+    /// to a congested path and bypass the window).
+    virtual uint32_t RepairCopies() const;
+    /// NACK ranges per ack when the MaxNackRanges attribute is 0 (64 here).
+    virtual uint32_t DefaultNackRanges() const;
     /// Ack interval when the AckInterval attribute is 0 (automatic).
     virtual uint32_t DefaultAckInterval() const;
     /// Sets the rate of the stream \p handle and resumes it.
@@ -146,6 +152,8 @@ class UdpTransport : public IslandTransport
 
     static uint64_t InKey(uint32_t round, uint32_t origin, uint16_t tag);
     uint32_t SegmentCount(uint64_t bytes) const;
+    /// Most NACK ranges in one ack (MaxNackRanges, at most what fits in one segment).
+    uint32_t NackRanges() const;
     uint32_t SegmentPayload(const OutMessage& m, uint32_t seq) const;
     uint32_t ValuesPerSegment(uint8_t type) const;
     Ptr<Packet> MakePayload(const OutMessage& m, uint32_t seq);

@@ -8,6 +8,8 @@ set(IN_EXAMPLE_TEST_ARGS_schedule-comparison --modelBytes=5e5 --rounds=2
     --schedules=all-in-one,3x3-rotating,ring)
 set(IN_EXAMPLE_TEST_ARGS_multicast-alone --modelBytes=2e6)
 set(IN_EXAMPLE_TEST_ARGS_aggregation-alone --modelBytes=2e6 --hubIslands=4)
+set(IN_EXAMPLE_TEST_ARGS_loss-envelope-bound --schedule=3x3-rotating --rounds=2 --lossRate=0.05
+    --mode=multicast)
 set(IN_EXAMPLE_TEST_ARGS_training-proxy --modelBytes=1e6 --rounds=3 --mode=aggregation
     --db=none)
 set(IN_EXAMPLE_TEST_ARGS_training-curves --horizon=20 --hidden=32 --samplesPerIsland=512

@@ -9,6 +9,7 @@ cpp_examples = [
     ("my-first-scenario --modelBytes=2e6 --rounds=2", "True", "False"),
     ("multicast-alone --modelBytes=2e6", "True", "False"),
     ("aggregation-alone --modelBytes=2e6 --hubIslands=4", "True", "False"),
+    ("loss-envelope-bound --schedule=3x3-rotating --rounds=2 --lossRate=0.05", "True", "False"),
     ("schedule-comparison --modelBytes=5e5 --rounds=2 --schedules=all-in-one,3x3-rotating", "True", "False"),
     ("training-proxy --modelBytes=1e6 --rounds=3 --db=none", "True", "False"),
 ]

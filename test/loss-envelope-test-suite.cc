@@ -5,17 +5,16 @@
 // With random loss p (1%, 5%) on every link, every clique-round of the nine-city network
 // (3x3-rotating and all-in-one schedules; unicast, multicast, aggregation; ideal transport)
 // takes at most lossFree / (1 - pPath) + 4 path round trips (LossEnvelope), every value of
-// every round arrives exact, and the error models really dropped packets.
+// every round arrives exact, and the error models really dropped packets (at about the
+// configured rate: drops / (drops + receptions) at the devices' receive error models).
 //
-// NOT MET YET (issue 15 stays open on this point): measured at 2 MB, the largest ratio of a
-// clique-round to its envelope is 0.77 / 4.07 (1% / 5%) for unicast on 3x3-rotating, 1.10 /
-// 6.32 on all-in-one; multicast 1.35 / 2.49 and 1.38 / 7.62; aggregation 0.50 / 0.62 and
-// 0.27 / 4.04 (at 5% the all-in-one aggregation falls back to multicast). On the nine-city
-// network the longest paths have 6 to 12 links, so 5% per link is 26-46% end to end and ARQ
-// at one round trip per loss generation needs more than four round trips to clear the tail.
-// So this suite asserts the envelope times Slack (2 at 1%, 12 at 5%; after merging main's network fabric the largest ratios moved, e.g. unicast 1% 1.55, 5% 7.85) as a regression
-// guard: the recovery before this suite (a poll round trip per tail generation) took up to
-// 20x the envelope at 5% and fails it. The ratios are printed with --verbose.
+// Unicast and multicast are held to the issue's bound itself (slack 1). Measured at 2 MB (the
+// largest ratio of a clique-round to its bound, 1% / 5%): unicast 0.77 / 0.94 (3x3-rotating),
+// 0.70 / 0.93 (all-in-one); multicast 0.65 / 0.90 and 0.57 / 0.81. Aggregation (another lane's
+// exchange: members' contributions up the FPGA tree, sums down) does NOT meet it yet: 0.39 /
+// 1.41 and 1.20 / 1.21, so it is held to 1.5x the bound (kAggregationSlack), the bound it
+// meets. The ratios are printed with --verbose; scripts/loss-envelope.py measures the same at
+// larger sizes (doc/loss-envelope.rst).
 
 #include "test-util.h"
 
@@ -62,17 +61,20 @@ class LossEnvelopeTestCase : public TestCase
     static constexpr uint64_t kModel = 2000000;
     static constexpr uint32_t kRounds = 2;
     static constexpr uint32_t kValues = kModel / 8; // every value of the model is checked
-    /// Slack on the envelope asserted at link loss \p loss (see the file comment).
-    static double Slack(double loss)
+    /// Aggregation is held to this multiple of the bound (see the file comment); every other
+    /// mode to the bound itself.
+    static constexpr double kAggregationSlack = 1.5;
+    double Slack() const
     {
-        return loss <= 0.01 ? 2.0 : 12.0;
+        return m_mode == ExchangePattern::AGGREGATION ? kAggregationSlack : 1.0;
     }
 
     struct Outcome
     {
         ScenarioResult result;
         std::map<std::string, std::pair<uint64_t, uint64_t>> values; ///< checked, wrong
-        uint64_t drops = 0;
+        uint64_t drops = 0;    ///< dropped by the receive error models
+        uint64_t received = 0; ///< received intact by the devices
         /// (round, clique) -> envelope at this run's loss.
         std::map<std::pair<uint32_t, uint32_t>, LossEnvelope> envelopes;
     };
@@ -97,6 +99,9 @@ class LossEnvelopeTestCase : public TestCase
         Config::ConnectWithoutContext(
             "/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyRxDrop",
             MakeCallback(+[](uint64_t* n, Ptr<const Packet>) { ++*n; }).Bind(&o.drops));
+        Config::ConnectWithoutContext(
+            "/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyRxEnd",
+            MakeCallback(+[](uint64_t* n, Ptr<const Packet>) { ++*n; }).Bind(&o.received));
         o.result = scenario.Run();
         for (const auto& city : scenario.GetIslandCities())
         {
@@ -135,7 +140,12 @@ class LossEnvelopeTestCase : public TestCase
         {
             Outcome o = RunOnce(loss);
             NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
-            NS_TEST_EXPECT_MSG_GT(o.drops, 0u, "the error models dropped packets");
+            // Loss really injected, at about the configured rate per link traversal.
+            double dropRate = static_cast<double>(o.drops) /
+                              static_cast<double>(std::max<uint64_t>(1, o.drops + o.received));
+            NS_TEST_EXPECT_MSG_GT(o.drops, 100u, "the error models dropped packets");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(dropRate, 0.7 * loss, "drops at the error models");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(dropRate, 1.3 * loss, "drops at the error models");
             bool fellBack = false;
             for (const auto& rec : o.result.rounds)
             {
@@ -179,7 +189,7 @@ class LossEnvelopeTestCase : public TestCase
                             rec.round, rec.members.c_str(), lossFree[key] * 1e3,
                             e.pathLoss * 100, e.rttS * 1e3, bound * 1e3, measured * 1e3,
                             measured / lossFree[key], measured / bound);
-                NS_TEST_EXPECT_MSG_LT_OR_EQ(measured, Slack(loss) * bound,
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(measured, Slack() * bound,
                                             "round " << rec.round << " " << rec.members
                                                      << " at loss " << loss
                                                      << " outside the envelope");

@@ -49,3 +49,14 @@ if(IN_SYSTEM_PYTHON3 AND TARGET training-curves AND TARGET training-proxy)
                    $<TARGET_FILE_DIR:training-curves>)
   set_tests_properties(script-training-gap-table PROPERTIES LABELS script TIMEOUT 900)
 endif()
+# The loss-envelope table script (scripts/loss-envelope.py) in its tiny --quick mode (200 kB,
+# 3x3-rotating, 1% loss, ideal and cc, every mode: 12 short runs), so that it cannot rot: every
+# run must complete and every row be measured (doc/loss-envelope.rst is made by the full mode).
+if(IN_SYSTEM_PYTHON3 AND TARGET nine-city-training AND TARGET loss-envelope-bound)
+  add_test(NAME script-loss-envelope-quick
+           COMMAND ${IN_SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/loss-envelope.py
+                   --quick --build-dir $<TARGET_FILE_DIR:nine-city-training>
+                   --work-dir ${CMAKE_CURRENT_BINARY_DIR}/loss-envelope-quick
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/loss-envelope-quick/loss-envelope.rst)
+  set_tests_properties(script-loss-envelope-quick PROPERTIES LABELS script TIMEOUT 300)
+endif()

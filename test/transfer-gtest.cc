@@ -194,3 +194,80 @@ TEST(Transfer, LossyChannelDeliversEverySegmentExactlyOnce)
     }
     EXPECT_GT(out.Retransmissions(), n / 10);
 }
+
+TEST(OutgoingTransfer, RepairCopiesDoubleWithEveryLostResend)
+{
+    // One receiver, 4 segments sent at times 0..3; segment 2 lost again and again.
+    auto copiesOfResend = [](OutgoingTransfer& out, double now) {
+        uint32_t seq;
+        bool retx;
+        uint32_t copies = 0;
+        while (out.Next(now, seq, retx, false))
+        {
+            EXPECT_TRUE(retx);
+            EXPECT_EQ(seq, 2u);
+            ++copies;
+        }
+        return copies;
+    };
+    for (uint32_t max : {1u, 3u, 8u})
+    {
+        OutgoingTransfer out(4, {1});
+        out.SetMaxRepairCopies(max);
+        uint32_t seq;
+        bool retx;
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            ASSERT_TRUE(out.Next(i * 1.0, seq, retx));
+        }
+        std::vector<uint32_t> copies;
+        double t = 4;
+        for (int resend = 0; resend < 4; ++resend)
+        {
+            // An ack drawn by a packet sent after the last resend still misses segment 2.
+            out.OnAck(1, 2, {{2, 1}}, t + 0.5, 4);
+            copies.push_back(copiesOfResend(out, t + 1));
+            t += 2;
+        }
+        // First resend one copy, then 2, 4, 8, capped at max.
+        std::vector<uint32_t> expected;
+        for (uint32_t k = 0; k < 4; ++k)
+        {
+            expected.push_back(std::min(max, 1u << k));
+        }
+        EXPECT_EQ(copies, expected) << "MaxRepairCopies " << max;
+        EXPECT_EQ(out.Retransmissions(),
+                  static_cast<uint64_t>(expected[0] + expected[1] + expected[2] + expected[3]));
+        out.OnAck(1, 4, {}, t, 4);
+        EXPECT_TRUE(out.Complete());
+        EXPECT_FALSE(out.HasQueuedRetransmissions());
+    }
+}
+
+TEST(OutgoingTransfer, TailProbeResendsTheLastSegmentOnlyWhenSomeReceiverMayLackIt)
+{
+    OutgoingTransfer out(4, {1, 2});
+    uint32_t seq;
+    bool retx;
+    ASSERT_TRUE(out.Next(0, seq, retx));
+    EXPECT_FALSE(out.QueueTailProbe()) << "not every segment sent yet";
+    for (uint32_t i = 1; i < 4; ++i)
+    {
+        ASSERT_TRUE(out.Next(i * 1.0, seq, retx));
+    }
+    // Receiver 1 has everything; receiver 2 reported segments [0, 3) only (the last was lost
+    // or its ack was): the probe resends segment 3, once.
+    out.OnAck(1, 4, {}, 3.0, 4);
+    out.OnAck(2, 3, {}, 2.0, 3);
+    EXPECT_TRUE(out.HasUnreported());
+    EXPECT_TRUE(out.QueueTailProbe());
+    EXPECT_FALSE(out.QueueTailProbe()) << "already queued";
+    ASSERT_TRUE(out.Next(10, seq, retx));
+    EXPECT_EQ(seq, 3u);
+    EXPECT_TRUE(retx);
+    EXPECT_FALSE(out.Next(10, seq, retx));
+    // Once receiver 2 acknowledged it, nobody may lack it: no probe.
+    out.OnAck(2, 4, {}, 10.0, 4);
+    EXPECT_TRUE(out.Complete());
+    EXPECT_FALSE(out.QueueTailProbe());
+}
