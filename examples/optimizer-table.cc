@@ -138,7 +138,10 @@ main(int argc, char* argv[])
     try
     {
         Topology topology = options.LoadTopology();
-        const std::vector<std::string> islands = topology.CityCodes();
+        // Every city that hosts a device (a city without devices is on the map only), checked
+        // as every program checks its optimizer's islands.
+        const std::vector<std::string> islands = options.OptimizerIslands(
+            topology, NetworkGraph::FromTopology(topology, options.ToGraphOptions()));
         const OptimizerOptions searchOptions = options.ToOptimizerOptions(islands.size());
         const std::vector<std::string> sets{"unicast", "unicast,multicast",
                                             "unicast,multicast,aggregation"};

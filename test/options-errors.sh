@@ -40,7 +40,7 @@ expect_error barrier-word "--barrier=maybe: not a flag" --barrier=maybe
 expect_error attr-compute-1e300 "--ns3::TrainingIsland::ComputeTime=1e300s: out of range" --ns3::TrainingIsland::ComputeTime=1e300s
 expect_error attr-rate-0.5 "--ns3::FpgaAggregator::Throughput=0.5bps: out of range" --ns3::FpgaAggregator::Throughput=0.5bps
 expect_error attr-integer "--ns3::UdpTransport::AckInterval=1.5: not a whole number" --ns3::UdpTransport::AckInterval=1.5
-expect_error attr-checker "--ns3::UdpTransport::MaxNackRanges=5000: refused by the attribute" --ns3::UdpTransport::MaxNackRanges=5000
+expect_error attr-checker "--ns3::UdpTransport::MaxNackRanges=2000000: refused by the attribute" --ns3::UdpTransport::MaxNackRanges=2000000
 expect_error attr-unknown-type "--ns3::NoSuchType::X: unknown type 'ns3::NoSuchType'" --ns3::NoSuchType::X=1
 expect_error attr-unknown-name "ns3::TrainingIsland has no attribute 'NoSuch'" --ns3::TrainingIsland::NoSuch=1
 expect_error global-negative "--RngRun=-1: out of range" --RngRun=-1
