@@ -33,6 +33,8 @@ import sys
 import tempfile
 import time
 
+from rst_table import table
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Rounds per schedule: one period.
 PERIOD = {"3x3-rotating": 2, "all-in-one": 1}
@@ -74,15 +76,6 @@ def envelopes(binary, opts):
     rows = csv.DictReader(io.StringIO(out.stdout))
     return {(int(r["round"]), int(r["clique"])): (int(r["hops"]), float(r["rtt_s"]),
                                                   float(r["path_loss"])) for r in rows}
-
-
-def table(rows, header):
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    line = "  ".join("=" * w for w in widths)
-    out = [line, "  ".join(str(h).ljust(w) for h, w in zip(header, widths)), line]
-    out += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
-    out.append(line)
-    return "\n".join(out)
 
 
 def main():

@@ -11,6 +11,8 @@ import subprocess
 import sys
 import tempfile
 
+from rst_table import table
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = ["unicast", "multicast", "aggregation"]
 
@@ -24,15 +26,6 @@ def run(binary, db, mode, schedule, args):
     if out.returncode != 0:
         sys.exit("run failed: %s\n%s" % (" ".join(cmd), out.stderr))
     sys.stderr.write("  %s %s: %s\n" % (schedule, mode, out.stdout.strip().splitlines()[-2]))
-
-
-def table(rows, header):
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    line = "  ".join("=" * w for w in widths)
-    out = [line, "  ".join(str(h).ljust(w) for h, w in zip(header, widths)), line]
-    out += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
-    out.append(line)
-    return "\n".join(out)
 
 
 def main():

@@ -24,6 +24,8 @@ import os
 import subprocess
 import sys
 
+from rst_table import table
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMON = ["--linkRate=10e9", "--computeTime=0.05", "--localSteps=20", "--period=2",
           "--horizon=100", "--targets=0.8,0.9"]
@@ -151,14 +153,6 @@ def main():
         for s, t, n, rho, _ in trained:
             w.writerow([s, t, n, "%.3f" % rho])
 
-    def table(header, rows):
-        widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-        line = "  ".join("=" * x for x in widths)
-        text = [line, "  ".join(h.ljust(x) for h, x in zip(header, widths)), line]
-        text += ["  ".join(str(c).ljust(x) for c, x in zip(r, widths)) for r in rows]
-        text.append(line)
-        return "\n".join(text)
-
     rows = []
     for (s, t, n, rho, never), (_, _, _, rho_c, _) in zip(trained, baseline):
         rho_cal = cal_at_weight.get((s, t))
@@ -219,8 +213,8 @@ def main():
         "(mean Spearman %.3f on the calibration configuration)." % (
             weight[0], weight[1], best_k[0], best_k[1], best_mean),
         "",
-        table(["capabilities", "target", "schedules", "never", "training objective",
-               "consensus objective", "training (calibration)"], rows),
+        table(rows, ["capabilities", "target", "schedules", "never", "training objective",
+                     "consensus objective", "training (calibration)"]),
         "",
         "The bar is Spearman >= 0.8 on the validation configuration; the lowest value above "
         "is %.3f. The consensus objective (seconds to one exact average) is shown on the same "
@@ -239,7 +233,7 @@ def main():
         "configuration: %d schedule rows, capability sets %s):" % (
             len(cal), ", ".join(sorted({"{" + r["capabilities"] + "}" for r in cal}))),
         "",
-        table(["k", "m", "mean Spearman"], grid_rows),
+        table(grid_rows, ["k", "m", "mean Spearman"]),
         ""]
     with open(args.rst, "w") as f:
         f.write("\n".join(text))

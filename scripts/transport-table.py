@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+from rst_table import table
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (row label, --mode, schedule pattern of every clique or None: the mode's own). ring and tree
 # are the all-reduce collectives the plain network runs best (unicast messages: over TCP under
@@ -77,15 +79,6 @@ def run(binary, tmp, key, opts, timeout):
         result["round_s"] = sum(d for _, d in rows) / len(rows)
     sys.stderr.write("  %s: %s\n" % (key, result))
     return result
-
-
-def table(rows, header):
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    line = "  ".join("=" * w for w in widths)
-    out = [line, "  ".join(str(h).ljust(w) for h, w in zip(header, widths)), line]
-    out += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
-    out.append(line)
-    return "\n".join(out)
 
 
 def main():
