@@ -5,7 +5,7 @@
 // (--aggregation=tree): exact sums through 2- and 3-level trees and a chain, one partial copy
 // up and one result copy down per tree edge, the analytic round time of a binary tree, the
 // nine-city all-nine exchange against M/R plus two tree-depth latencies, loss, an FPGA that
-// fails mid-round, and bad hand-built trees.
+// fails mid-round, a tiny slot pool at every level, and bad hand-built trees.
 
 #include "test-util.h"
 
@@ -30,11 +30,11 @@ const double kAccessLatency = 10e-6; // NetworkGraphOptions default
  * A complete binary tree of devices with \p levels levels above the members: inner devices
  * T1D (the root) .. T<2^levels - 1>D in heap order (TiD's children are T2iD and T2i+1D), each
  * in its own city Ti; member cities L0 .. L<2^levels - 1>, each with device L<j>D linked to
- * the bottom inner device T<2^(levels-1) + j/2>D. Every link has \p rateBps and \p latencyS, so
- * every member is levels links from T1.
+ * the bottom inner device T<2^(levels-1) + j/2>D. Every link has \p rateBps and \p latencyS
+ * (L0D's link \p firstLatencyS if given), so every member is levels links from T1.
  */
 Topology
-BinaryTreeTopology(uint32_t levels, double rateBps, double latencyS)
+BinaryTreeTopology(uint32_t levels, double rateBps, double latencyS, double firstLatencyS = -1)
 {
     Topology t("binary-tree");
     uint32_t inner = (1u << levels) - 1;
@@ -56,7 +56,8 @@ BinaryTreeTopology(uint32_t levels, double rateBps, double latencyS)
         t.AddDevice(Device{c + "D", c, kAccessRate, ""});
         t.AddLink(TopologyLink{LinkKind::PRIVATE, c + "D",
                                "T" + std::to_string((1u << (levels - 1)) + j / 2) + "D",
-                               latencyS, rateBps});
+                               j == 0 && firstLatencyS >= 0 ? firstLatencyS : latencyS,
+                               rateBps});
     }
     return t;
 }
@@ -657,6 +658,84 @@ class TreeFpgaFailureTestCase : public TreeTestCase
     }
 };
 
+/**
+ * A tiny slot pool (S = 16) at every FPGA of a 2-level binary tree (hand-built) whose member L0 is far (D =
+ * 20 ms to T2D; every other link d = 1 ms): back-pressure, not loss, at every level. A member
+ * reuses slot s mod S only after the clique's sum of s came back, so no FPGA ever holds more
+ * than S slots; the FPGAs that wait for L0 (T2D for its contribution, the root T1D for T2D's
+ * partial sums) hold exactly S (their pools are exhausted), T3D (two near members) fewer.
+ * Nothing is stale, lost or resent, every sum is exact, and the round takes about one round
+ * trip of L0 (2 (D + d)) per window of S segments:
+ * floor(n / S) x 2 (D + d) <= round < (ceil(n / S) + 1) x 2 (D + d) x 1.05.
+ */
+class TreeTinyPoolTestCase : public TreeTestCase
+{
+  public:
+    TreeTinyPoolTestCase()
+        : TreeTestCase("a tiny slot pool at every level of a tree: back-pressure, exact, bounded")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t slots = 16;
+        const uint64_t model = 2000000;
+        const uint32_t values = 20000;
+        const double d = 1e-3;
+        const double far = 20e-3;
+        const uint32_t levels = 2;
+        Topology topo = BinaryTreeTopology(levels, 10e9, d, far);
+        ScenarioHelper s;
+        s.SetTopology(topo);
+        s.SetSchedule(AllMembers(1u << levels));
+        // The planner would root the tree nearer L0; the hand-built tree keeps every level.
+        s.SetAggregationTree(0, 0, HandTree(topo, BinaryHandTree(levels)));
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
+        caps.aggregationSlots = slots;
+        s.SetCapabilities(caps);
+        s.SetIslandAttribute("ModelBytes", UintegerValue(model));
+        s.SetIslandAttribute("CheckValues", UintegerValue(values));
+        s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
+        ScenarioResult r = s.Run();
+        NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+        ExpectExact(s, values);
+        const NetworkGraph& g = s.GetGraph();
+        const uint64_t n = (model + 8191) / 8192;
+        uint32_t fpgas = 0;
+        for (const auto& node : s.GetAggregationTree(0, 0))
+        {
+            const std::string& name = g.Nodes()[node.device].name;
+            auto stats = s.GetAggregators().at(node.device)->GetStats();
+            NS_TEST_ASSERT_MSG_EQ(stats.size(), 1u, name << ": one clique-round");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(stats[0].maxSlotsInUse, slots, name << ": within its pool");
+            if (name != "T3D")
+            {
+                NS_TEST_EXPECT_MSG_EQ(stats[0].maxSlotsInUse, slots, name << ": pool exhausted");
+            }
+            NS_TEST_EXPECT_MSG_EQ(stats[0].completed, n, name << ": every segment summed once");
+            NS_TEST_EXPECT_MSG_EQ(stats[0].stale, 0u, name << ": nothing beyond the pool");
+            NS_TEST_EXPECT_MSG_EQ(stats[0].timeouts, 0u, name << ": no straggler timeout");
+            NS_TEST_EXPECT_MSG_EQ(stats[0].duplicates, 0u, name << ": nothing resent");
+            ++fpgas;
+        }
+        NS_TEST_EXPECT_MSG_EQ(fpgas, (1u << levels) - 1, "every inner device aggregates");
+        for (const auto& ir : r.islandRounds)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ir.retransmittedSegments, 0u, "no loss, no retransmission");
+        }
+        NS_TEST_ASSERT_MSG_EQ(r.aggregation.size(), 1u, "one clique");
+        NS_TEST_EXPECT_MSG_EQ(r.aggregation[0].fellBack, 0u, "no fallback");
+        double rtt = 2 * (far + d);
+        double full = std::floor(static_cast<double>(n) / slots);
+        double windows = std::ceil(static_cast<double>(n) / slots);
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(LongestRound(r), full * rtt,
+                                    "a window of " << slots << " slots per round trip");
+        NS_TEST_EXPECT_MSG_LT(LongestRound(r), (windows + 1) * rtt * 1.05, "no stall");
+        Simulator::Destroy();
+    }
+};
+
 /// Hand-built trees that cannot work are rejected at Build() with a message naming the fault.
 class BadTreeTestCase : public TestCase
 {
@@ -724,6 +803,7 @@ class AggregationTreeTestSuite : public TestSuite
         AddTestCase(new NineCityTreeTestCase, TestCase::QUICK);
         AddTestCase(new TreeLossTestCase, TestCase::QUICK);
         AddTestCase(new TreeFpgaFailureTestCase, TestCase::QUICK);
+        AddTestCase(new TreeTinyPoolTestCase, TestCase::QUICK);
         AddTestCase(new BadTreeTestCase, TestCase::QUICK);
     }
 };
