@@ -7,6 +7,7 @@
 #include "ns3/ideal-transport.h"
 #include "ns3/tcp-transport.h"
 #include "ns3/input-error.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
@@ -35,6 +36,16 @@ IslandInteger(const std::string& name, const AttributeValue* value)
     Ptr<AttributeValue> v = info.checker->CreateValidValue(value ? *value : *info.initialValue);
     Ptr<UintegerValue> u = DynamicCast<UintegerValue>(v);
     return u ? u->Get() : 0;
+}
+
+/// ns3::UdpTransport::Ecn as configured (its attribute default: --ecn, Config::SetDefault).
+bool
+UdpEcnDefault()
+{
+    TypeId::AttributeInformation info;
+    UdpTransport::GetTypeId().LookupAttributeByName("Ecn", &info);
+    Ptr<const BooleanValue> b = DynamicCast<const BooleanValue>(info.initialValue);
+    return b ? b->Get() : true;
 }
 
 } // namespace
@@ -636,6 +647,8 @@ ScenarioHelper::BuildAggregation()
                     agg->SetAttribute("PipelineLatency", TimeValue(Seconds(m_caps.fpgaLatencyS)));
                     agg->SetAttribute("Slots", UintegerValue(m_caps.aggregationSlots));
                     agg->SetAttribute("Timeout", TimeValue(Seconds(m_caps.aggregationTimeoutS)));
+                    // The FPGA marks and echoes as the islands' UDP transport does.
+                    agg->SetAttribute("Ecn", BooleanValue(UdpEcnDefault()));
                     agg->SetDirectory(m_network->IslandDirectory());
                     m_network->GetNode(n.device)->AddApplication(agg);
                     agg->SetStartTime(Seconds(0));

@@ -6,6 +6,7 @@
 #include "network-capabilities.h"
 #include "wire-format.h"
 
+#include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -76,6 +77,13 @@ FpgaAggregator::GetTypeId()
                           UintegerValue(4),
                           MakeUintegerAccessor(&FpgaAggregator::m_maxResendRequests),
                           MakeUintegerChecker<uint32_t>(0, 1000))
+            .AddAttribute("Ecn",
+                          "Sums and partial sums are ECN-capable (ECT(0)) and the FPGA echoes "
+                          "congestion marks (CE on a contribution, or a child's echo) on the "
+                          "slot's sum. ScenarioHelper sets it from ns3::UdpTransport::Ecn.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FpgaAggregator::m_ecn),
+                          MakeBooleanChecker())
             .AddTraceSource("SlotCompleted",
                             "A segment's sum is complete.",
                             MakeTraceSourceAccessor(&FpgaAggregator::m_slotCompleted),
@@ -182,10 +190,11 @@ FpgaAggregator::StartApplication()
         m_socket->SetRecvCallback(MakeCallback(&FpgaAggregator::HandleRead, this));
         m_socket->SetIpRecvTos(true);
         // Sums are ECN-capable (ECT(0)): a marking queue on their way marks them instead of
-        // dropping them, and the members' congestion control hears of it.
-        m_socket->SetIpTos(0x02);
+        // dropping them, and the members' congestion control hears of it. The TOS goes in
+        // each destination address (SumAddress): ns-3 3.37's UdpSocketImpl::SendTo ignores
+        // Socket::SetIpTos.
         m_multicast.SetNode(GetNode());
-        m_multicast.SetIpTos(0x02);
+        m_multicast.SetIpTos(m_ecn ? 0x02 : 0);
     }
 }
 
@@ -529,18 +538,26 @@ FpgaAggregator::EmitResult(uint32_t round,
     {
         // One partial sum per segment up the tree edge (again only when the parent asks).
         ++m_partials;
-        m_socket->SendTo(p, 0, InetSocketAddress(c.parentAddress, m_port));
+        m_socket->SendTo(p, 0, SumAddress(c.parentAddress, m_port));
         return;
     }
     ++m_results;
     if (resend)
     {
-        m_socket->SendTo(p, 0, InetSocketAddress(m_directory.at(member), m_islandPort));
+        m_socket->SendTo(p, 0, SumAddress(m_directory.at(member), m_islandPort));
     }
     else
     {
         m_multicast.Send(p, c.group, m_islandPort, c.groupDevices);
     }
+}
+
+InetSocketAddress
+FpgaAggregator::SumAddress(Ipv4Address to, uint16_t port) const
+{
+    InetSocketAddress address(to, port);
+    address.SetTos(m_ecn ? 0x02 : 0); // ECT(0): sums are data, not control
+    return address;
 }
 
 uint32_t

@@ -10,6 +10,7 @@
 
 #include "ns3/application.h"
 #include "ns3/data-rate.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
@@ -150,6 +151,8 @@ class FpgaAggregator : public Application
                     uint32_t member);
     void HandleRequest(const IslandHeader& h);
     uint32_t ServiceTag(const AggregatorClique& c) const;
+    /// Where a sum to \p to goes: ECT(0) in the TOS when Ecn is on.
+    InetSocketAddress SumAddress(Ipv4Address to, uint16_t port) const;
     /// Ask input \p input (member index, then child FPGAs) of a slot to send segment \p seq
     /// again (RESEND).
     void AskInput(const AggregatorClique& c,
@@ -170,6 +173,7 @@ class FpgaAggregator : public Application
     uint32_t m_slots;
     Time m_timeout;
     uint32_t m_maxResendRequests; ///< Resend requests per slot before it is given up.
+    bool m_ecn = true; ///< ECT(0) on sums, CE echoed on them.
 
     Ptr<Socket> m_socket;
     MulticastSender m_multicast;

@@ -34,14 +34,14 @@ MulticastSender::Send(Ptr<Packet> packet,
             Ptr<Socket> s = Socket::CreateSocket(m_node, UdpSocketFactory::GetTypeId());
             NS_ABORT_MSG_IF(s->Bind() != 0, "MulticastSender: cannot bind");
             s->BindToNetDevice(m_node->GetDevice(dev));
-            if (m_tos != 0)
-            {
-                s->SetIpTos(m_tos);
-            }
             it = m_sockets.emplace(dev, s).first;
         }
         Ptr<Packet> copy = i + 1 < devices.size() ? packet->Copy() : packet;
-        it->second->SendTo(copy, 0, InetSocketAddress(group, port));
+        // The TOS travels in the address: ns-3 3.37's UdpSocketImpl::SendTo ignores
+        // Socket::SetIpTos.
+        InetSocketAddress to(group, port);
+        to.SetTos(m_tos);
+        it->second->SendTo(copy, 0, to);
     }
 }
 

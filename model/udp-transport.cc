@@ -125,10 +125,9 @@ UdpTransport::Start()
                     "island " << m_islandId << ": cannot bind UDP port " << m_port);
     m_socket->SetRecvCallback(MakeCallback(&UdpTransport::HandleRead, this));
     m_socket->SetIpRecvTos(true);
-    if (m_ecn)
-    {
-        m_socket->SetIpTos(kEct0);
-    }
+    // ECT(0) goes in the destination address of every data packet (DataAddress): ns-3 3.37's
+    // UdpSocketImpl::SendTo takes the IPv4 TOS from the InetSocketAddress it is given, not
+    // from Socket::SetIpTos (which only Send on a connected socket uses).
     m_multicast.SetNode(m_node);
     m_multicast.SetIpTos(m_ecn ? kEct0 : 0);
 }
@@ -477,7 +476,7 @@ UdpTransport::SendNext(uint64_t handle)
     }
     else
     {
-        m_socket->SendTo(p, 0, InetSocketAddress(s.msg.dest, s.port));
+        m_socket->SendTo(p, 0, DataAddress(s.msg.dest, s.port));
     }
     if (retx)
     {
@@ -708,6 +707,15 @@ UdpTransport::OnRto(uint64_t handle)
     }
     s.backoff = std::min<uint32_t>(s.backoff * 2, 64);
     ArmRto(handle);
+}
+
+InetSocketAddress
+UdpTransport::DataAddress(Ipv4Address to, uint16_t port) const
+{
+    InetSocketAddress address(to, port);
+    // Data is ECN-capable (RFC 3168: ECT on data only, not on acks and polls).
+    address.SetTos(m_ecn ? kEct0 : 0);
+    return address;
 }
 
 void

@@ -10,6 +10,7 @@
 #include "outgoing-transfer.h"
 
 #include "ns3/event-id.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/net-device.h"
 #include "ns3/socket.h"
 
@@ -180,6 +181,9 @@ class UdpTransport : public IslandTransport
     void SendAck(uint32_t round, uint32_t origin, uint16_t tag, InStream& in, uint64_t echo,
                  bool full);
     void SendControl(const IslandHeader& h, Ptr<Packet> payload, Ipv4Address to);
+    /// Where a data segment to \p to goes: with ECT(0) in the TOS when Ecn is on (ns-3's
+    /// UdpSocketImpl::SendTo takes the TOS from the address, not from Socket::SetIpTos).
+    InetSocketAddress DataAddress(Ipv4Address to, uint16_t port) const;
 
     uint16_t m_port;
     uint32_t m_maxNackRanges;

@@ -11,6 +11,7 @@ set(IN_NS3_SUITES
     intelligent-network-options
     intelligent-network-aggtree
     intelligent-network-transport
+    intelligent-network-ecn
 )
 foreach(suite ${IN_NS3_SUITES})
   add_test(NAME ns3-suite/${suite}

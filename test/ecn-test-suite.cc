@@ -1,0 +1,235 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// ECN end to end for the cc transport (issue 10): ECT(0) on every data packet on the wire,
+// RED (--queueDisc=red-ecn) marks CE instead of dropping, receivers echo the marks and the
+// senders' congestion windows answer them.
+
+#include "test-util.h"
+
+#include "ns3/boolean.h"
+#include "ns3/core-module.h"
+#include "ns3/intelligent-network-module.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ppp-header.h"
+#include "ns3/test.h"
+#include "ns3/udp-header.h"
+
+#include <cstdio>
+
+using namespace ns3;
+using namespace ns3::intelligent_network_test;
+
+namespace
+{
+
+/// ECN codepoints of the packets put on the wire, over every link direction.
+struct WireCounts
+{
+    uint64_t dataNotEct = 0; ///< DATA, CONTRIBUTION, RESULT packets without ECT.
+    uint64_t dataEct0 = 0;
+    uint64_t dataCe = 0;
+    uint64_t controlNotEct = 0; ///< ACK, POLL, RESEND packets without ECT.
+    uint64_t controlOther = 0;  ///< Control packets with an ECN codepoint (should be none).
+};
+
+void
+CountWire(WireCounts* w, Ptr<const Packet> packet)
+{
+    Ptr<Packet> p = packet->Copy();
+    PppHeader ppp;
+    p->RemoveHeader(ppp);
+    if (ppp.GetProtocol() != 0x0021) // PPP's IPv4
+    {
+        return;
+    }
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    UdpHeader udp;
+    if (ip.GetProtocol() != 17 || p->GetSize() < 8 + IslandHeader::SERIALIZED_SIZE)
+    {
+        return;
+    }
+    p->RemoveHeader(udp);
+    IslandHeader h;
+    p->RemoveHeader(h);
+    bool data = h.type == IslandHeader::DATA || h.type == IslandHeader::CONTRIBUTION ||
+                h.type == IslandHeader::RESULT;
+    Ipv4Header::EcnType ecn = ip.GetEcn();
+    if (!data)
+    {
+        (ecn == Ipv4Header::ECN_NotECT ? w->controlNotEct : w->controlOther) += 1;
+    }
+    else if (ecn == Ipv4Header::ECN_NotECT)
+    {
+        ++w->dataNotEct;
+    }
+    else if (ecn == Ipv4Header::ECN_ECT0)
+    {
+        ++w->dataEct0;
+    }
+    else if (ecn == Ipv4Header::ECN_CE)
+    {
+        ++w->dataCe;
+    }
+}
+
+/// What one star run measured.
+struct StarOutcome
+{
+    ScenarioResult result;
+    WireCounts wire;
+    uint64_t checked = 0;
+    uint64_t wrong = 0;
+};
+
+/**
+ * A star of \p leaves islands around a hub at \p rateBps (one-way 5 ms per leaf link), every
+ * leaf in one clique exchanging by \p mode under the cc transport, red-ecn queues of
+ * \p queue packets, ECN on or off (ns3::UdpTransport::Ecn, which the FPGAs follow).
+ */
+StarOutcome
+RunStar(ExchangePattern mode,
+        bool ecn,
+        uint32_t leaves,
+        double rateBps,
+        uint64_t model,
+        uint32_t rounds = 1,
+        uint32_t queue = 100)
+{
+    Config::SetDefault("ns3::UdpTransport::Ecn", BooleanValue(ecn));
+    std::vector<std::string> cities;
+    for (uint32_t i = 0; i < leaves; ++i)
+    {
+        cities.push_back("L" + std::to_string(i));
+    }
+    ScenarioHelper s;
+    s.SetTopology(StarTopology(leaves, rateBps, 5e-3));
+    s.SetSchedule(Schedule("star", {ScheduleRound{{cities}}}));
+    s.SetCapabilities(NetworkCapabilities::ForPattern(mode));
+    s.SetTransport("cc");
+    s.SetQueueDisc("red-ecn");
+    s.SetQueueSize(queue);
+    s.SetRounds(rounds);
+    s.SetMaxSimTime(Seconds(300));
+    s.SetIslandAttribute("ModelBytes", UintegerValue(model));
+    s.SetIslandAttribute("CheckValues", UintegerValue(5000));
+    s.Build();
+    StarOutcome o;
+    const WanNetwork& net = s.GetNetwork();
+    for (uint32_t e = 0; e < net.Graph().EdgeCount(); ++e)
+    {
+        for (int side = 0; side < 2; ++side)
+        {
+            net.Edge(e).device[side]->TraceConnectWithoutContext(
+                "PhyTxBegin", MakeBoundCallback(&CountWire, &o.wire));
+        }
+    }
+    o.result = s.Run();
+    for (const auto& city : s.GetIslandCities())
+    {
+        o.checked += s.GetIsland(city)->GetValuesChecked();
+        o.wrong += s.GetIsland(city)->GetValueMismatches();
+    }
+    Simulator::Destroy();
+    Config::SetDefault("ns3::UdpTransport::Ecn", BooleanValue(true));
+    return o;
+}
+
+/**
+ * The wire: with ECN on, every data packet (models, contributions, sums) leaves its sender
+ * ECN-capable (ECT(0)) and RED marks CE on some of them instead of dropping; acks and polls
+ * are not ECN-capable (RFC 3168). With ECN off no packet is ECN-capable and nothing is
+ * marked. (ns-3 3.37's UdpSocketImpl::SendTo takes the TOS from the destination address, not
+ * from Socket::SetIpTos: before the fix every packet left Not-ECT and RED only dropped.)
+ */
+class EcnOnTheWireTestCase : public TestCase
+{
+  public:
+    explicit EcnOnTheWireTestCase(ExchangePattern mode)
+        : TestCase("red-ecn, cc " + PatternName(mode) +
+                   ": data packets carry ECT(0) on the wire, RED marks CE; none with ECN off"),
+          m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t model = 4000000;
+        const uint32_t leaves = 4;
+        for (bool ecn : {true, false})
+        {
+            StarOutcome o = RunStar(m_mode, ecn, leaves, 1e9, model);
+            const ScenarioResult& r = o.result;
+            NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+            std::printf("    %s ECN %s: data ECT(0) %llu, CE %llu, Not-ECT %llu; control "
+                        "Not-ECT %llu; %llu marks, %llu drops, %.2f MB resent\n",
+                        PatternName(m_mode).c_str(), ecn ? "on" : "off",
+                        static_cast<unsigned long long>(o.wire.dataEct0),
+                        static_cast<unsigned long long>(o.wire.dataCe),
+                        static_cast<unsigned long long>(o.wire.dataNotEct),
+                        static_cast<unsigned long long>(o.wire.controlNotEct),
+                        static_cast<unsigned long long>(r.ecnMarks),
+                        static_cast<unsigned long long>(r.queueDrops),
+                        r.retransmittedBytes / 1e6);
+            NS_TEST_EXPECT_MSG_EQ(o.wire.controlOther, 0u, "a control packet was ECN-capable");
+            // Aggregation on a star congests nothing (one contribution stream per uplink,
+            // the sums at the same rate down): its contributions and sums must be ECT(0),
+            // marks are tested where a tree has a bottleneck (intelligent-network-aggtree).
+            const bool congested = m_mode != ExchangePattern::AGGREGATION;
+            if (congested)
+            {
+                NS_TEST_EXPECT_MSG_GT(o.wire.controlNotEct, 0u, "acks seen");
+            }
+            if (ecn)
+            {
+                NS_TEST_EXPECT_MSG_EQ(o.wire.dataNotEct, 0u, "a data packet left Not-ECT");
+                NS_TEST_EXPECT_MSG_GT(o.wire.dataEct0, 0u, "ECT(0) data on the wire");
+                if (congested)
+                {
+                    NS_TEST_EXPECT_MSG_GT(o.wire.dataCe, 0u, "CE-marked data on the wire");
+                    NS_TEST_EXPECT_MSG_GT(r.ecnMarks, 0u, "RED marked");
+                }
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(o.wire.dataEct0 + o.wire.dataCe, 0u,
+                                      "ECN-capable data with ECN off");
+                NS_TEST_EXPECT_MSG_GT(o.wire.dataNotEct, 0u, "data on the wire");
+                NS_TEST_EXPECT_MSG_EQ(r.ecnMarks, 0u, "marks with ECN off");
+            }
+            if (m_mode != ExchangePattern::AGGREGATION)
+            {
+                for (const auto& ir : r.islandRounds)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(ir.bytesReceived, (leaves - 1) * model,
+                                          ir.island << ": every byte once");
+                }
+            }
+            NS_TEST_EXPECT_MSG_GT(o.checked, 0u, "values checked");
+            NS_TEST_EXPECT_MSG_EQ(o.wrong, 0u, "a value or a sum was wrong");
+        }
+    }
+
+    ExchangePattern m_mode;
+};
+
+class EcnTestSuite : public TestSuite
+{
+  public:
+    EcnTestSuite()
+        : TestSuite("intelligent-network-ecn", UNIT)
+    {
+        for (auto mode : {ExchangePattern::ALL_TO_ALL, ExchangePattern::MULTICAST,
+                          ExchangePattern::AGGREGATION})
+        {
+            AddTestCase(new EcnOnTheWireTestCase(mode), TestCase::QUICK);
+        }
+    }
+};
+
+static EcnTestSuite g_ecnTestSuite;
+
+} // namespace
