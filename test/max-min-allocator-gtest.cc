@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
+
 using namespace ns3;
 
 TEST(MaxMinAllocator, EqualShareOnOneLink)
@@ -46,4 +49,94 @@ TEST(MaxMinAllocator, ZeroCapacityAndBadInput)
     EXPECT_DOUBLE_EQ(r[1], 5);
     EXPECT_THROW(MaxMinAllocator::Allocate({1}, {FlowUsage{{{3, 1}}}}), std::invalid_argument);
     EXPECT_THROW(MaxMinAllocator::Allocate({1}, {FlowUsage{}}), std::invalid_argument);
+}
+
+namespace
+{
+// Every flow must be at its cap or have a bottleneck: a saturated resource on which no flow gets
+// more than it does (the defining property of a max-min fair allocation); no capacity exceeded.
+void
+ExpectMaxMinFair(const std::vector<double>& cap,
+                 const std::vector<FlowUsage>& flows,
+                 const std::vector<double>& rate)
+{
+    std::vector<double> used(cap.size(), 0.0);
+    std::vector<double> highest(cap.size(), 0.0);
+    for (std::size_t f = 0; f < flows.size(); ++f)
+    {
+        for (const auto& [r, a] : flows[f].usage)
+        {
+            used[r] += a * rate[f];
+            highest[r] = std::max(highest[r], rate[f]);
+        }
+    }
+    for (std::size_t r = 0; r < cap.size(); ++r)
+    {
+        EXPECT_LE(used[r], cap[r] * (1 + 1e-9) + 1e-9) << "resource " << r;
+    }
+    for (std::size_t f = 0; f < flows.size(); ++f)
+    {
+        EXPECT_LE(rate[f], flows[f].maxRate * (1 + 1e-9));
+        bool atCap = rate[f] >= flows[f].maxRate * (1 - 1e-9);
+        bool bottleneck = false;
+        for (const auto& [r, a] : flows[f].usage)
+        {
+            bool saturated = used[r] >= cap[r] * (1 - 1e-9) - 1e-9;
+            bottleneck = bottleneck || (saturated && rate[f] >= highest[r] * (1 - 1e-9));
+        }
+        EXPECT_TRUE(atCap || bottleneck) << "flow " << f << " rate " << rate[f];
+    }
+}
+} // namespace
+
+TEST(MaxMinAllocator, RandomInstancesAreMaxMinFair)
+{
+    // Random networks of 1-40 resources and 1-120 flows, with multi-resource paths, repeated
+    // resources, coefficients 1-4 (aggregation-like), caps on some flows and a few zero or
+    // equal capacities (simultaneous saturations).
+    uint64_t state = 12345;
+    auto next = [&state]() {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<uint32_t>(state >> 33);
+    };
+    for (int instance = 0; instance < 300; ++instance)
+    {
+        std::size_t nRes = 1 + next() % 40;
+        std::size_t nFlows = 1 + next() % 120;
+        std::vector<double> cap(nRes);
+        for (auto& c : cap)
+        {
+            uint32_t kind = next() % 10;
+            c = kind == 0 ? 0.0 : kind < 4 ? 10.0 : 1.0 + next() % 1000;
+        }
+        std::vector<FlowUsage> flows(nFlows);
+        for (auto& f : flows)
+        {
+            std::size_t len = 1 + next() % 6;
+            for (std::size_t i = 0; i < len; ++i)
+            {
+                f.usage.push_back({next() % nRes, 1.0 + next() % 4});
+            }
+            if (next() % 4 == 0)
+            {
+                f.maxRate = 0.5 + next() % 50;
+            }
+        }
+        auto rate = MaxMinAllocator::Allocate(cap, flows);
+        ASSERT_EQ(rate.size(), nFlows);
+        ExpectMaxMinFair(cap, flows, rate);
+        if (HasFailure())
+        {
+            FAIL() << "instance " << instance;
+        }
+    }
+}
+
+TEST(MaxMinAllocator, UnboundedFlowRejected)
+{
+    const double inf = std::numeric_limits<double>::infinity();
+    EXPECT_THROW(MaxMinAllocator::Allocate({inf}, {FlowUsage{{{0, 1}}}}), std::invalid_argument);
+    // A cap bounds it.
+    auto r = MaxMinAllocator::Allocate({inf}, {FlowUsage{{{0, 1}}, 7.0}});
+    EXPECT_DOUBLE_EQ(r[0], 7.0);
 }
