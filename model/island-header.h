@@ -39,7 +39,10 @@ class IslandHeader : public Header
         POLL = 3,         ///< Sender asks for an ACK (tail loss, lost ACKs).
         CONTRIBUTION = 4, ///< A member's segment addressed to an aggregator.
         RESULT = 5,       ///< An aggregated (summed) segment.
-        RESEND = 6        ///< A member asks an aggregator to resend results (NACK ranges).
+        RESEND = 6,       ///< A member asks an aggregator to resend results (NACK ranges).
+        PARITY = 7        ///< A parity segment of a block of a multicast model (seq: the
+                          ///< block; payload: full segment size, starting with the block
+                          ///< size as uint32): see ParityRepair.
     };
 
     enum Flags : uint8_t
@@ -49,8 +52,11 @@ class IslandHeader : public Header
         FLAG_OVERFLOW = 4,       ///< A RESULT whose fixed-point sum overflowed.
         FLAG_FALLBACK = 8,       ///< A model multicast because the clique's FPGA failed.
         FLAG_ECN_ECHO = 16,      ///< ACK/RESULT: a congestion mark (CE) arrived.
-        FLAG_TAIL = 32           ///< DATA: sent after the message's last new segment (the
+        FLAG_TAIL = 32,          ///< DATA: sent after the message's last new segment (the
                                  ///< receiver's ack describes the whole message).
+        FLAG_PARITY_REPAIR = 64  ///< PARITY: always; ACK: the NACK ranges are followed by the
+                                 ///< parity held per unrecovered block (uint16 n, then n x
+                                 ///< (uint32 block, uint32 parity segments)).
     };
 
     static constexpr uint32_t SERIALIZED_SIZE = 28;

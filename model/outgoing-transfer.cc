@@ -47,6 +47,51 @@ OutgoingTransfer::SetMaxRepairCopies(uint32_t max)
     m_maxCopies = std::max<uint32_t>(1, max);
 }
 
+void
+OutgoingTransfer::SetQueueOnNack(bool queue, uint32_t block)
+{
+    m_queueOnNack = queue;
+    m_block = std::max<uint32_t>(1, block);
+}
+
+bool
+OutgoingTransfer::Resendable(uint64_t seq) const
+{
+    if (m_queueOnNack)
+    {
+        return true;
+    }
+    uint64_t end = (seq / m_block + 1) * m_block;
+    return end > m_nextNew && m_nextNew < m_count; // its block is still being sent
+}
+
+uint32_t
+OutgoingTransfer::MissingIn(uint32_t receiver, uint32_t first, uint32_t end) const
+{
+    auto it = m_cumulative.find(receiver);
+    if (it == m_cumulative.end())
+    {
+        return 0;
+    }
+    uint32_t missing = 0;
+    for (uint32_t s = std::max(first, it->second); s < std::min(end, m_count); ++s)
+    {
+        missing += m_got.at(receiver)[s] ? 0 : 1;
+    }
+    return missing;
+}
+
+uint32_t
+OutgoingTransfer::Described(uint32_t receiver) const
+{
+    auto it = m_cumulative.find(receiver);
+    if (it == m_cumulative.end())
+    {
+        return 0;
+    }
+    return std::max(it->second, m_known.at(receiver));
+}
+
 bool
 OutgoingTransfer::Next(double now, uint32_t& seq, bool& retransmission, bool allowNew)
 {
@@ -141,7 +186,7 @@ OutgoingTransfer::OnAck(uint32_t receiver,
         uint64_t end = std::min<uint64_t>(static_cast<uint64_t>(first) + length, m_nextNew);
         for (uint64_t s = std::max(first, it->second); s < end; ++s)
         {
-            if (!m_queued[s] && !got[s] && m_lastSent[s] < echo)
+            if (!m_queued[s] && !got[s] && m_lastSent[s] < echo && Resendable(s))
             {
                 m_queued[s] = true;
                 m_retransmit.push_back(static_cast<uint32_t>(s));
@@ -167,7 +212,7 @@ OutgoingTransfer::QueueKnownLost(double sentBefore)
     {
         for (uint32_t s = cum; s < std::min(m_known.at(r), m_nextNew); ++s)
         {
-            if (!m_queued[s] && Needs(r, s) && m_lastSent[s] < sentBefore)
+            if (!m_queued[s] && Needs(r, s) && m_lastSent[s] < sentBefore && Resendable(s))
             {
                 m_queued[s] = true;
                 m_retransmit.push_back(s);

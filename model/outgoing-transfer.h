@@ -37,6 +37,19 @@ class OutgoingTransfer
     /// back-to-back copies (first resend: one copy; second: two; ...), so that a loss
     /// generation at the tail rarely needs another round trip. 1 (default): plain ARQ.
     void SetMaxRepairCopies(uint32_t max);
+    /// Whether NACKed segments (and, at a timeout, segments known lost) are queued for
+    /// resending (default). Off under parity repair (ParityRepair, blocks of \p block
+    /// segments): segments of blocks sent in full are not queued, the caller repairs the losses
+    /// it reads from MissingIn() with parity segments instead; segments of the block still
+    /// being sent are (a code needs the whole block, and a sender whose window is full would
+    /// otherwise never complete it). A tail probe is still queued on request.
+    void SetQueueOnNack(bool queue, uint32_t block = 1);
+    /// Segments of [first, end) that \p receiver's acks say it still misses (only meaningful
+    /// below Described(receiver)).
+    uint32_t MissingIn(uint32_t receiver, uint32_t first, uint32_t end) const;
+    /// How far the acks of \p receiver describe the stream (every segment below is either
+    /// acknowledged or NACKed).
+    uint32_t Described(uint32_t receiver) const;
     /// The segment to send now (retransmissions first, then, if \p allowNew, the next new
     /// one); false if none is due.
     bool Next(double now, uint32_t& seq, bool& retransmission, bool allowNew = true);
@@ -97,6 +110,10 @@ class OutgoingTransfer
     std::vector<bool> m_resent;
     std::vector<uint8_t> m_repairRounds; ///< times each segment was taken for resending
     uint32_t m_maxCopies = 1;
+    bool m_queueOnNack = true;
+    uint32_t m_block = 1;
+    /// True if \p seq may be queued for resending (see SetQueueOnNack).
+    bool Resendable(uint64_t seq) const;
     uint32_t m_copiesLeft = 0; ///< further copies of m_copySeq to send now
     uint32_t m_copySeq = 0;
     uint64_t m_retransmissions = 0;

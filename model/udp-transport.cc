@@ -19,6 +19,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/string.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -96,7 +97,28 @@ UdpTransport::GetTypeId()
                           "in acks (marks need a marking queue discipline: red-ecn, fq-codel).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&UdpTransport::m_ecn),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("MulticastRepair",
+                          "How a multicast model's losses are repaired: parity (parity segments "
+                          "of an erasure code over blocks of ParityBlock segments: one parity "
+                          "segment repairs a different loss at every receiver) or resend (each "
+                          "missing segment again). Unicast always resends.",
+                          StringValue("parity"),
+                          MakeStringAccessor(&UdpTransport::m_multicastRepair),
+                          MakeStringChecker())
+            .AddAttribute("ParityBlock",
+                          "MulticastRepair=parity: data segments per block of the erasure code.",
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&UdpTransport::m_parityBlock),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("ParityConfidence",
+                          "MulticastRepair=parity: parity segments sent for a block are raised "
+                          "until the repair suffices with at least this probability given each "
+                          "receiver's measured loss (0: exactly the most missing at one "
+                          "receiver).",
+                          DoubleValue(0.9),
+                          MakeDoubleAccessor(&UdpTransport::m_parityConfidence),
+                          MakeDoubleChecker<double>(0, 0.999));
     return tid;
 }
 
@@ -108,6 +130,10 @@ UdpTransport::DoDispose()
 {
     m_socket = nullptr;
     m_multicast.Close();
+    for (const auto& [handle, s] : m_out)
+    {
+        Unregister(s);
+    }
     m_out.clear();
     m_in.clear();
     IslandTransport::DoDispose();
@@ -120,6 +146,9 @@ UdpTransport::Start()
     {
         return;
     }
+    NS_ABORT_MSG_UNLESS(m_multicastRepair == "parity" || m_multicastRepair == "resend",
+                        "island " << m_islandId << ": MulticastRepair '" << m_multicastRepair
+                                  << "' is neither parity nor resend");
     m_socket = Socket::CreateSocket(m_node, UdpSocketFactory::GetTypeId());
     NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
                     "island " << m_islandId << ": cannot bind UDP port " << m_port);
@@ -139,6 +168,7 @@ UdpTransport::Stop()
     {
         s.sendEvent.Cancel();
         s.rtoEvent.Cancel();
+        Unregister(s);
         OnClose(s);
     }
     m_out.clear();
@@ -162,6 +192,47 @@ uint64_t
 UdpTransport::GetRetransmissions() const
 {
     return m_retransmissions;
+}
+
+uint64_t
+UdpTransport::GetParitySegments() const
+{
+    return m_paritySent;
+}
+
+uint64_t
+UdpTransport::GetParityRecovered() const
+{
+    return m_parityRecovered;
+}
+
+std::map<std::tuple<uint32_t, uint32_t, uint16_t>, UdpTransport::ParitySource>&
+UdpTransport::ParitySources()
+{
+    static std::map<std::tuple<uint32_t, uint32_t, uint16_t>, ParitySource> sources;
+    return sources;
+}
+
+void
+UdpTransport::Unregister(const Stream& s)
+{
+    if (!s.parity)
+    {
+        return;
+    }
+    auto key = std::make_tuple(m_islandId, s.msg.round, s.msg.tag);
+    auto it = ParitySources().find(key);
+    if (it != ParitySources().end() && it->second.sender == this &&
+        it->second.handle == s.handle)
+    {
+        ParitySources().erase(it);
+    }
+}
+
+bool
+UdpTransport::RepairQueued(const Stream& s)
+{
+    return s.state.HasQueuedRetransmissions() || !s.parityQueue.empty();
 }
 
 void
@@ -232,6 +303,14 @@ UdpTransport::Send(const OutMessage& message)
     if (message.type == IslandHeader::DATA)
     {
         s.state.SetMaxRepairCopies(RepairCopies());
+    }
+    if (message.type == IslandHeader::DATA && message.dest.IsMulticast() &&
+        m_multicastRepair == "parity")
+    {
+        s.parity.emplace(s.state.Count(), m_parityBlock, m_parityConfidence);
+        s.state.SetQueueOnNack(false, m_parityBlock);
+        ParitySources()[std::make_tuple(m_islandId, message.round, message.tag)] =
+            ParitySource{this, handle};
     }
     Time hint = message.rttHint.IsZero() ? HintFor(message.receivers, m_initialRtt)
                                          : message.rttHint;
@@ -417,7 +496,7 @@ UdpTransport::SendNext(uint64_t handle)
             allowNew = in != m_in.end() && in->second.state.Has(next - window);
         }
     }
-    if ((allowNew || s.state.HasQueuedRetransmissions()) && m_hostQueue < 1)
+    if ((allowNew || RepairQueued(s)) && m_hostQueue < 1)
     {
         Time wait = EgressBackoff(s);
         if (wait.IsStrictlyPositive())
@@ -425,6 +504,14 @@ UdpTransport::SendNext(uint64_t handle)
             s.sendEvent = Simulator::Schedule(wait, &UdpTransport::SendNext, this, handle);
             return;
         }
+    }
+    if (!s.parityQueue.empty())
+    {
+        // Parity before new segments, as resends.
+        uint32_t payload = SendParity(s);
+        double gap = static_cast<double>(WireFormat::WireBytes(payload)) * 8.0 / s.rateBps;
+        s.sendEvent = Simulator::Schedule(Seconds(gap), &UdpTransport::SendNext, this, handle);
+        return;
     }
     uint32_t seq;
     bool retx;
@@ -488,7 +575,7 @@ UdpTransport::SendNext(uint64_t handle)
     {
         m_sent(s.msg.round, s.msg.tag, seq, payload, retx);
     }
-    if (s.state.AllNewSent() && !s.state.HasQueuedRetransmissions())
+    if (s.state.AllNewSent() && !RepairQueued(s))
     {
         Release(s);
         ArmRto(handle);
@@ -595,6 +682,7 @@ UdpTransport::Finish(uint64_t handle)
                           << s.state.Retransmissions() << " segments resent");
     s.sendEvent.Cancel();
     s.rtoEvent.Cancel();
+    Unregister(s);
     OnClose(s);
     m_byDest.erase(std::make_tuple(s.msg.round, s.destTag, s.msg.tag));
     m_out.erase(it);
@@ -674,6 +762,23 @@ UdpTransport::OnRto(uint64_t handle)
         // Resend at once what the receivers are known to miss and was last sent more than a
         // round trip ago (its retransmission was lost and nothing sent later drew an ack).
         uint32_t queued = s.state.QueueKnownLost(Simulator::Now().GetSeconds() - s.srtt);
+        if (s.parity)
+        {
+            // Parity repair: parity of the blocks receivers still need that left more than a
+            // round trip ago without an ack telling it arrived counts as lost: send more now
+            // (after the last new segment it also draws whole-message acks, as a tail probe).
+            for (uint32_t b : s.parity->Pending())
+            {
+                uint32_t due = s.parity->Due(b, Simulator::Now().GetSeconds() - s.srtt);
+                uint32_t& inQueue = s.parityQueued[b];
+                for (uint32_t i = inQueue; i < due; ++i)
+                {
+                    s.parityQueue.push_back(b);
+                }
+                queued += due > inQueue ? due - inQueue : 0;
+                inQueue = std::max(inQueue, due);
+            }
+        }
         if (queued > 0)
         {
             NS_LOG_INFO("island " << m_islandId << " round " << s.msg.round << ": " << queued
@@ -757,6 +862,9 @@ UdpTransport::HandleRead(Ptr<Socket> socket)
         case IslandHeader::RESEND:
             HandleResend(h);
             break;
+        case IslandHeader::PARITY:
+            HandleParity(h, packet, ce);
+            break;
         default:
             NS_LOG_WARN("island " << m_islandId << ": unexpected packet type "
                                   << static_cast<int>(h.type));
@@ -816,15 +924,7 @@ UdpTransport::HandleData(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     in.ce = in.ce || ce;
     if (isNew)
     {
-        ++in.sinceAck;
-        in.msg.bytes += payload;
-        in.msg.flags |=
-            h.flags & ~(IslandHeader::FLAG_RETRANSMISSION | IslandHeader::FLAG_TAIL);
-        StoreValues(in, h, packet);
-        if (m_received)
-        {
-            m_received(h.round, h.origin, h.seq, payload, packet);
-        }
+        TakeSegment(in, h, packet);
     }
     bool complete = in.state.Complete();
     bool last = h.seq + 1 == h.count;
@@ -835,17 +935,120 @@ UdpTransport::HandleData(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     {
         SendAck(h.round, h.origin, h.extra, in, h.timestamp, last || tail);
     }
-    if (complete && !in.delivered)
+    DeliverIfComplete(in, h.round, h.origin, h.extra);
+}
+
+void
+UdpTransport::TakeSegment(InStream& in, const IslandHeader& h, Ptr<Packet> packet)
+{
+    uint32_t payload = packet->GetSize();
+    ++in.sinceAck;
+    in.msg.bytes += payload;
+    in.msg.flags |= h.flags & ~(IslandHeader::FLAG_RETRANSMISSION | IslandHeader::FLAG_TAIL |
+                                IslandHeader::FLAG_PARITY_REPAIR);
+    StoreValues(in, h, packet);
+    if (m_received)
+    {
+        m_received(h.round, h.origin, h.seq, payload, packet);
+    }
+}
+
+void
+UdpTransport::DeliverIfComplete(InStream& in, uint32_t round, uint32_t origin, uint16_t tag)
+{
+    if (in.state.Complete() && !in.delivered)
     {
         in.delivered = true;
-        in.msg.round = h.round;
-        in.msg.tag = h.extra;
-        in.msg.origin = h.origin;
+        in.parityHeld.clear();
+        in.msg.round = round;
+        in.msg.tag = tag;
+        in.msg.origin = origin;
         in.msg.type = IslandHeader::DATA;
         InMessage msg = std::move(in.msg);
         in.msg = InMessage();
         m_deliver(msg);
     }
+}
+
+void
+UdpTransport::HandleParity(const IslandHeader& h, Ptr<Packet> packet, bool ce)
+{
+    if (h.count == 0 || packet->GetSize() < 4 || !m_accept ||
+        !m_accept(h.round, h.origin, h.extra, IslandHeader::DATA,
+                  h.flags & ~(IslandHeader::FLAG_PARITY_REPAIR | IslandHeader::FLAG_RETRANSMISSION)))
+    {
+        return;
+    }
+    uint8_t head[4];
+    packet->CopyData(head, 4);
+    uint32_t block = (uint32_t{head[0]} << 24) | (uint32_t{head[1]} << 16) |
+                     (uint32_t{head[2]} << 8) | head[3];
+    uint64_t first = static_cast<uint64_t>(h.seq) * block;
+    if (block == 0 || first >= h.count)
+    {
+        return; // garbage
+    }
+    InStream& in = m_in[InKey(h.round, h.origin, h.extra)];
+    in.state.SetCount(h.count);
+    if (in.state.Complete())
+    {
+        return;
+    }
+    in.parityBlock = block;
+    in.ce = in.ce || ce;
+    uint32_t end = static_cast<uint32_t>(std::min<uint64_t>(first + block, h.count));
+    uint32_t size = end - static_cast<uint32_t>(first);
+    uint32_t received = 0;
+    for (uint32_t q = static_cast<uint32_t>(first); q < end; ++q)
+    {
+        received += in.state.Has(q) ? 1 : 0;
+    }
+    if (received == size)
+    {
+        return; // nothing of this block is missing here
+    }
+    uint32_t& held = in.parityHeld[h.seq];
+    ++held;
+    NS_LOG_LOGIC("island " << m_islandId << " round " << h.round << ": parity of block "
+                           << h.seq << " from " << h.origin << ", " << received << " of " << size
+                           << " data segments and " << held << " parity held");
+    if (ParityRepair::Decodable(size, received, held))
+    {
+        // Recover the block's missing segments. The erasure code's arithmetic is idealised:
+        // their payload is rebuilt from the sender's block (values exact by construction).
+        auto src = ParitySources().find(std::make_tuple(h.origin, h.round, h.extra));
+        UdpTransport* sender = src == ParitySources().end() ? nullptr : src->second.sender;
+        auto out = sender ? sender->m_out.find(src->second.handle) : m_out.end();
+        if (sender && out != sender->m_out.end())
+        {
+            const OutMessage& m = out->second.msg;
+            for (uint32_t q = static_cast<uint32_t>(first); q < end; ++q)
+            {
+                if (in.state.Has(q))
+                {
+                    continue;
+                }
+                in.state.Add(q);
+                ++m_parityRecovered;
+                IslandHeader d = h;
+                d.type = IslandHeader::DATA;
+                d.seq = q;
+                d.flags = m.flags;
+                if (m.values.data && static_cast<uint64_t>(q) * sender->ValuesPerSegment(m.type) <
+                                         m.values.count)
+                {
+                    d.flags |= IslandHeader::FLAG_VALUES;
+                }
+                TakeSegment(in, d, sender->MakePayload(m, q));
+            }
+            in.parityHeld.erase(h.seq);
+        }
+    }
+    // Every parity segment of a block still incomplete here draws an ack (as a resend does):
+    // the sender learns what is still missing, and what is held, one trip after.
+    SendAck(h.round, h.origin, h.extra, in, h.timestamp,
+            (h.flags & IslandHeader::FLAG_TAIL) != 0);
+    DeliverIfComplete(in, h.round, h.origin, h.extra);
 }
 
 UdpTransport::Stream*
@@ -993,6 +1196,47 @@ UdpTransport::SendAck(uint32_t round,
             buf[2 + 8 * i + 4 + b] = static_cast<uint8_t>(missing[i].second >> (24 - 8 * b));
         }
     }
+    if (!in.parityHeld.empty() && in.parityBlock > 0)
+    {
+        // Parity held per block not yet recovered, as many entries as fit in a segment.
+        std::size_t room = m_segmentSize > buf.size() + 2 ? (m_segmentSize - buf.size() - 2) / 8 : 0;
+        std::vector<std::pair<uint32_t, uint32_t>> held;
+        for (auto it = in.parityHeld.begin(); it != in.parityHeld.end() && held.size() < room;)
+        {
+            uint64_t first = static_cast<uint64_t>(it->first) * in.parityBlock;
+            uint64_t end = std::min<uint64_t>(first + in.parityBlock, in.state.Count());
+            bool done = true;
+            for (uint64_t q = first; q < end && done; ++q)
+            {
+                done = in.state.Has(static_cast<uint32_t>(q));
+            }
+            if (done)
+            {
+                it = in.parityHeld.erase(it); // data completed the block meanwhile
+                continue;
+            }
+            held.emplace_back(it->first, it->second);
+            ++it;
+        }
+        if (!held.empty())
+        {
+            h.flags |= IslandHeader::FLAG_PARITY_REPAIR;
+            std::size_t at = buf.size();
+            buf.resize(at + 2 + 8 * held.size());
+            buf[at] = static_cast<uint8_t>(held.size() >> 8);
+            buf[at + 1] = static_cast<uint8_t>(held.size());
+            for (std::size_t i = 0; i < held.size(); ++i)
+            {
+                for (int b = 0; b < 4; ++b)
+                {
+                    buf[at + 2 + 8 * i + b] =
+                        static_cast<uint8_t>(held[i].first >> (24 - 8 * b));
+                    buf[at + 2 + 8 * i + 4 + b] =
+                        static_cast<uint8_t>(held[i].second >> (24 - 8 * b));
+                }
+            }
+        }
+    }
     SendControl(h, Create<Packet>(buf.data(), buf.size()), m_directory.at(origin));
 }
 
@@ -1025,6 +1269,23 @@ UdpTransport::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
         }
         nacks.emplace_back(first, length);
     }
+    std::map<uint32_t, uint32_t> held; // parity held per unrecovered block (parity repair)
+    std::size_t at = 2 + 8 * ranges;
+    if ((h.flags & IslandHeader::FLAG_PARITY_REPAIR) && at + 2 <= buf.size())
+    {
+        std::size_t n = (std::size_t{buf[at]} << 8) | buf[at + 1];
+        for (std::size_t i = 0; i < n && at + 2 + 8 * i + 8 <= buf.size(); ++i)
+        {
+            uint32_t block = 0;
+            uint32_t count = 0;
+            for (int b = 0; b < 4; ++b)
+            {
+                block = (block << 8) | buf[at + 2 + 8 * i + b];
+                count = (count << 8) | buf[at + 2 + 8 * i + 4 + b];
+            }
+            held[block] = count;
+        }
+    }
     double now = Simulator::Now().GetSeconds();
     if (h.timestamp > 0)
     {
@@ -1047,6 +1308,13 @@ UdpTransport::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
                                  static_cast<double>(h.timestamp) * 1e-9, known);
     fb.lost = static_cast<uint32_t>(
         std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
+    if (s->parity)
+    {
+        int64_t highest = -1;
+        fb.lost += QueueParity(*s, h.island, held, static_cast<double>(h.timestamp) * 1e-9,
+                               highest);
+        fb.lostHighest = std::max(fb.lostHighest, highest);
+    }
     fb.lostHighest = s->state.LastQueuedHighest();
     fb.ecn = (h.flags & IslandHeader::FLAG_ECN_ECHO) != 0;
     if (fb.progress)
@@ -1061,7 +1329,7 @@ UdpTransport::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
         Finish(handle);
         return;
     }
-    if (s->state.HasQueuedRetransmissions() || !s->state.AllNewSent())
+    if (RepairQueued(*s) || !s->state.AllNewSent())
     {
         Resume(handle);
     }
@@ -1069,6 +1337,120 @@ UdpTransport::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
     {
         ArmRto(handle); // restart the timer on progress
     }
+}
+
+uint32_t
+UdpTransport::QueueParity(Stream& s,
+                          uint32_t receiver,
+                          const std::map<uint32_t, uint32_t>& held,
+                          double echo,
+                          int64_t& highest)
+{
+    ParityRepair& pr = *s.parity;
+    uint32_t count = s.state.Count();
+    uint32_t described = std::min(s.state.Described(receiver), s.state.NextNew());
+    // Only blocks every segment of which was sent and the receiver's acks describe entirely
+    // (a real code needs the whole block to compute its parity).
+    uint32_t blocks = described >= count ? pr.Blocks() : described / pr.Block();
+    // Loss to this receiver, sampled once per block when first described.
+    uint32_t& sampled = s.paritySampled[receiver];
+    for (uint32_t b = sampled; b < blocks; ++b)
+    {
+        uint32_t first = pr.BlockStart(b);
+        pr.SampleLoss(receiver, s.state.MissingIn(receiver, first, first + pr.BlockSize(b)),
+                      pr.BlockSize(b));
+    }
+    sampled = std::max(sampled, blocks);
+    // Blocks from the first one this receiver may miss segments of (below it, every block
+    // was reported complete already).
+    uint32_t& from = s.parityFrom[receiver];
+    uint32_t queued = 0;
+    for (uint32_t b = from; b < blocks; ++b)
+    {
+        uint32_t first = pr.BlockStart(b);
+        uint32_t missing = s.state.MissingIn(receiver, first, first + pr.BlockSize(b));
+        auto h = held.find(b);
+        pr.Report(receiver, b, missing, h == held.end() ? 0 : h->second, echo);
+        if (missing == 0)
+        {
+            from += b == from ? 1 : 0;
+            continue;
+        }
+        uint32_t due = pr.Due(b);
+        NS_LOG_LOGIC("island " << m_islandId << " round " << s.msg.round << ": receiver "
+                               << receiver << " misses " << missing << " of block " << b
+                               << ", holds " << (h == held.end() ? 0 : h->second)
+                               << " parity; due " << due << ", queued "
+                               << s.parityQueued[b]);
+        uint32_t& inQueue = s.parityQueued[b];
+        if (due > inQueue)
+        {
+            for (uint32_t i = inQueue; i < due; ++i)
+            {
+                s.parityQueue.push_back(b);
+            }
+            queued += due - inQueue;
+            inQueue = due;
+            highest = std::max<int64_t>(highest, first + pr.BlockSize(b) - 1);
+        }
+    }
+    return queued;
+}
+
+uint32_t
+UdpTransport::SendParity(Stream& s)
+{
+    uint32_t block = s.parityQueue.front();
+    s.parityQueue.pop_front();
+    auto q = s.parityQueued.find(block);
+    if (q != s.parityQueued.end() && --q->second == 0)
+    {
+        s.parityQueued.erase(q);
+    }
+    // A full segment on the wire; its first bytes name the block size (the rest stands for
+    // the coded bytes, whose arithmetic is idealised: see HandleParity).
+    std::vector<uint8_t> buf(m_segmentSize, 0);
+    uint32_t size = s.parity->Block();
+    for (int b = 0; b < 4; ++b)
+    {
+        buf[b] = static_cast<uint8_t>(size >> (24 - 8 * b));
+    }
+    Ptr<Packet> p = Create<Packet>(buf.data(), buf.size());
+    IslandHeader h;
+    h.type = IslandHeader::PARITY;
+    h.flags = s.msg.flags | IslandHeader::FLAG_RETRANSMISSION | IslandHeader::FLAG_PARITY_REPAIR;
+    if (s.state.AllNewSent())
+    {
+        // As a resend after the last new segment: the acks it draws describe the whole
+        // message (losses in the last block, which no later packet reveals).
+        h.flags |= IslandHeader::FLAG_TAIL;
+    }
+    h.island = static_cast<uint16_t>(m_islandId);
+    h.origin = static_cast<uint16_t>(m_islandId);
+    h.extra = s.msg.tag;
+    h.round = s.msg.round;
+    h.seq = block;
+    h.count = s.state.Count();
+    h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    p->AddHeader(h);
+    auto devices = m_groupDevices.find(s.msg.dest);
+    m_multicast.Send(p, s.msg.dest, s.port,
+                     devices == m_groupDevices.end() ? s.msg.groupDevices : devices->second);
+    s.parity->OnSent(block, Simulator::Now().GetSeconds());
+    ++m_paritySent;
+    ++m_retransmissions;
+    NS_LOG_LOGIC("island " << m_islandId << " sends parity of block " << block << " of round "
+                           << s.msg.round);
+    if (m_sent)
+    {
+        m_sent(s.msg.round, s.msg.tag, s.parity->BlockStart(block), m_segmentSize, true);
+    }
+    if (s.state.AllNewSent() && !RepairQueued(s))
+    {
+        Release(s);
+        ArmRto(s.handle);
+    }
+    return m_segmentSize;
 }
 
 void

@@ -8,14 +8,18 @@
 #include "island-transport.h"
 #include "multicast-sender.h"
 #include "outgoing-transfer.h"
+#include "parity-repair.h"
 
 #include "ns3/event-id.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/net-device.h"
 #include "ns3/socket.h"
 
+#include <deque>
 #include <map>
+#include <optional>
 #include <set>
+#include <string>
 
 namespace ns3
 {
@@ -41,6 +45,16 @@ namespace ns3
  * missing sum below the highest one received makes the member resend that contribution (the
  * FPGA answers a contribution it already summed with the kept sum); the FPGA's RESEND
  * requests are honoured at most MaxResendRequests times per segment.
+ *
+ * Multicast models (MulticastRepair=parity, the default): NACKed segments are not resent one
+ * by one (one copy per receiver and loss); the sender sends parity segments of the blocks
+ * receivers miss segments of (ParityRepair: an ideal erasure code over blocks of ParityBlock
+ * segments, as many as the worst receiver of the block needs, raised to ParityConfidence,
+ * minus those in flight). Receivers report the parity they hold per unrecovered block in
+ * their acks and recover a block's missing segments once data + parity segments reach its
+ * size; the payload of a recovered segment is rebuilt from the sender's block (the code's
+ * arithmetic idealised; the parity packets themselves are full-size packets on the wire).
+ * Unicast keeps plain resends (one receiver).
  */
 class UdpTransport : public IslandTransport
 {
@@ -60,6 +74,10 @@ class UdpTransport : public IslandTransport
     Time LastProgress(uint64_t handle) const override;
     uint64_t GetRetransmissions() const override;
     void SetGroupDevices(Ipv4Address group, const std::vector<uint32_t>& devices) override;
+    /// Parity segments sent so far (MulticastRepair=parity).
+    uint64_t GetParitySegments() const;
+    /// Segments recovered from parity by this island as a receiver.
+    uint64_t GetParityRecovered() const;
 
   protected:
     /// One outgoing stream.
@@ -89,6 +107,14 @@ class UdpTransport : public IslandTransport
         Time lastProgress;
         Time opened;
         std::map<uint32_t, uint32_t> highest; ///< receiver -> one past its highest segment
+        /// Multicast DATA under MulticastRepair=parity: the blocks' parity state, the parity
+        /// segments queued (block per segment; count per block) and, per receiver, how many
+        /// blocks its loss was sampled on.
+        std::optional<ParityRepair> parity;
+        std::deque<uint32_t> parityQueue;
+        std::map<uint32_t, uint32_t> parityQueued;
+        std::map<uint32_t, uint32_t> paritySampled;
+        std::map<uint32_t, uint32_t> parityFrom; ///< receiver -> first block it may miss
         std::vector<Ptr<NetDevice>> egress; ///< This node's devices the stream leaves by.
         Time egressAt = Seconds(-1);        ///< When egress was looked up.
     };
@@ -149,7 +175,18 @@ class UdpTransport : public IslandTransport
         bool delivered = false;
         bool ce = false; ///< A congestion mark arrived since the last ack.
         InMessage msg;
+        std::map<uint32_t, uint32_t> parityHeld; ///< unrecovered block -> parity segments
+        uint32_t parityBlock = 0;                ///< Block size of the parity received.
     };
+
+    /// Where a receiver rebuilds the segments it recovers from parity: the sender's stream.
+    struct ParitySource
+    {
+        UdpTransport* sender = nullptr;
+        uint64_t handle = 0;
+    };
+    /// (origin island, round, tag) -> sender stream, for every open parity-repaired stream.
+    static std::map<std::tuple<uint32_t, uint32_t, uint16_t>, ParitySource>& ParitySources();
 
     static uint64_t InKey(uint32_t round, uint32_t origin, uint16_t tag);
     uint32_t SegmentCount(uint64_t bytes) const;
@@ -177,6 +214,25 @@ class UdpTransport : public IslandTransport
     void HandleAck(const IslandHeader& h, Ptr<Packet> packet);
     void HandlePoll(const IslandHeader& h);
     void HandleResend(const IslandHeader& h);
+    void HandleParity(const IslandHeader& h, Ptr<Packet> packet, bool ce);
+    /// A segment new to \p in: count it, keep its values, report it.
+    void TakeSegment(InStream& in, const IslandHeader& h, Ptr<Packet> packet);
+    /// Hand \p in to the exchange if it is complete and was not yet.
+    void DeliverIfComplete(InStream& in, uint32_t round, uint32_t origin, uint16_t tag);
+    /// Parity repair at the sender: what an ack of \p receiver (answering a packet sent at
+    /// \p echo, holding \p held parity per block) asks for; queues it. Returns how many parity
+    /// segments were queued; \p highest: the last segment of the highest block they repair
+    /// (-1: none), a loss signal for a congestion window.
+    uint32_t QueueParity(Stream& s,
+                         uint32_t receiver,
+                         const std::map<uint32_t, uint32_t>& held,
+                         double echo,
+                         int64_t& highest);
+    /// Send the next queued parity segment of \p s; its payload size.
+    uint32_t SendParity(Stream& s);
+    /// Retransmissions or parity queued.
+    static bool RepairQueued(const Stream& s);
+    void Unregister(const Stream& s);
     void StoreValues(InStream& in, const IslandHeader& h, Ptr<Packet> packet);
     void SendAck(uint32_t round, uint32_t origin, uint16_t tag, InStream& in, uint64_t echo,
                  bool full);
@@ -189,6 +245,11 @@ class UdpTransport : public IslandTransport
     uint32_t m_maxNackRanges;
     uint32_t m_maxResendRequests;
     double m_hostQueue;
+    std::string m_multicastRepair;
+    uint32_t m_parityBlock;
+    double m_parityConfidence;
+    uint64_t m_paritySent = 0;
+    uint64_t m_parityRecovered = 0;
 
     Ptr<Socket> m_socket;
     MulticastSender m_multicast;

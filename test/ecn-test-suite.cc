@@ -27,7 +27,7 @@ namespace
 /// ECN codepoints of the packets put on the wire, over every link direction.
 struct WireCounts
 {
-    uint64_t dataNotEct = 0; ///< DATA, CONTRIBUTION, RESULT packets without ECT.
+    uint64_t dataNotEct = 0; ///< DATA, CONTRIBUTION, RESULT, PARITY packets without ECT.
     uint64_t dataEct0 = 0;
     uint64_t dataCe = 0;
     uint64_t controlNotEct = 0; ///< ACK, POLL, RESEND packets without ECT.
@@ -55,7 +55,7 @@ CountWire(WireCounts* w, Ptr<const Packet> packet)
     IslandHeader h;
     p->RemoveHeader(h);
     bool data = h.type == IslandHeader::DATA || h.type == IslandHeader::CONTRIBUTION ||
-                h.type == IslandHeader::RESULT;
+                h.type == IslandHeader::RESULT || h.type == IslandHeader::PARITY;
     Ipv4Header::EcnType ecn = ip.GetEcn();
     if (!data)
     {

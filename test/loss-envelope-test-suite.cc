@@ -10,7 +10,10 @@
 //
 // Unicast and multicast are held to the bound itself (slack 1). Measured at 2 MB (the
 // largest ratio of a clique-round to its bound, 1% / 5%): unicast 0.77 / 0.94 (3x3-rotating),
-// 0.70 / 0.93 (all-in-one); multicast 0.65 / 0.90 and 0.57 / 0.81. Aggregation (another lane's
+// 0.70 / 0.93 (all-in-one); multicast (parity repair, the default) 0.58 / 0.80 and 0.49 /
+// 0.51; multicast at 5% also runs with MulticastRepair=resend for comparison (0.90 and 0.81,
+// reported, not held to the bound) and parity must beat it; the parity runs must have sent
+// parity segments and recovered segments from them. Aggregation (another lane's
 // exchange: members' contributions up the FPGA tree, sums down) does NOT meet it yet: 0.39 /
 // 1.41 and 1.20 / 1.21, so it is held to 1.5x the bound (kAggregationSlack), the bound it
 // meets. The ratios are printed with --verbose; scripts/loss-envelope.py measures the same at
@@ -75,13 +78,17 @@ class LossEnvelopeTestCase : public TestCase
         std::map<std::string, std::pair<uint64_t, uint64_t>> values; ///< checked, wrong
         uint64_t drops = 0;    ///< dropped by the receive error models
         uint64_t received = 0; ///< received intact by the devices
+        uint64_t parity = 0;   ///< parity segments sent (multicast parity repair)
+        uint64_t recovered = 0; ///< segments recovered from parity by the receivers
+        double worst = 0;      ///< largest ratio of a clique-round to its bound
         /// (round, clique) -> envelope at this run's loss.
         std::map<std::pair<uint32_t, uint32_t>, LossEnvelope> envelopes;
     };
 
-    Outcome RunOnce(double loss)
+    Outcome RunOnce(double loss, const std::string& repair = "parity")
     {
         Outcome o;
+        Config::SetDefault("ns3::UdpTransport::MulticastRepair", StringValue(repair));
         Topology topology = TopologyReader::ReadFile(kData + "/nine-city.topology");
         ScenarioHelper scenario;
         scenario.SetTopology(topology);
@@ -107,6 +114,15 @@ class LossEnvelopeTestCase : public TestCase
         {
             Ptr<TrainingIsland> app = scenario.GetIsland(city);
             o.values[city] = {app->GetValuesChecked(), app->GetValueMismatches()};
+            for (Ptr<IslandTransport> t : {app->GetGroupTransport(), app->GetUnicastTransport()})
+            {
+                Ptr<UdpTransport> udp = DynamicCast<UdpTransport>(t);
+                if (udp)
+                {
+                    o.parity += udp->GetParitySegments();
+                    o.recovered += udp->GetParityRecovered();
+                }
+            }
         }
         for (const auto& rec : o.result.rounds)
         {
@@ -119,6 +135,7 @@ class LossEnvelopeTestCase : public TestCase
                 scenario.GetRoutes(), scenario.GetTraffic(), nodes, loss);
         }
         Simulator::Destroy();
+        Config::SetDefault("ns3::UdpTransport::MulticastRepair", StringValue("parity"));
         return o;
     }
 
@@ -136,9 +153,17 @@ class LossEnvelopeTestCase : public TestCase
         {
             NS_TEST_EXPECT_MSG_GT(cm.first, 0u, city << " checks values");
         }
-        for (double loss : {0.01, 0.05})
+        // Multicast at 5% also runs with plain resends (MulticastRepair=resend) for comparison:
+        // parity repair must meet the envelope, resend is only reported beside it.
+        std::vector<std::pair<double, std::string>> runs = {{0.01, "parity"}, {0.05, "parity"}};
+        if (m_mode == ExchangePattern::MULTICAST)
         {
-            Outcome o = RunOnce(loss);
+            runs.emplace_back(0.05, "resend");
+        }
+        std::map<std::string, double> worstAt5;
+        for (const auto& [loss, repair] : runs)
+        {
+            Outcome o = RunOnce(loss, repair);
             NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
             // Loss really injected, at about the configured rate per link traversal.
             double dropRate = static_cast<double>(o.drops) /
@@ -189,11 +214,45 @@ class LossEnvelopeTestCase : public TestCase
                             rec.round, rec.members.c_str(), lossFree[key] * 1e3,
                             e.pathLoss * 100, e.rttS * 1e3, bound * 1e3, measured * 1e3,
                             measured / lossFree[key], measured / bound);
-                NS_TEST_EXPECT_MSG_LT_OR_EQ(measured, Slack() * bound,
-                                            "round " << rec.round << " " << rec.members
-                                                     << " at loss " << loss
-                                                     << " outside the envelope");
+                o.worst = std::max(o.worst, measured / bound);
+                if (repair == "parity")
+                {
+                    NS_TEST_EXPECT_MSG_LT_OR_EQ(measured, Slack() * bound,
+                                                "round " << rec.round << " " << rec.members
+                                                         << " at loss " << loss
+                                                         << " outside the envelope");
+                }
             }
+            std::printf("    %s %s p=%.0f%% repair=%s: worst %.2f of the bound, %llu parity "
+                        "segments sent, %llu segments recovered from parity, %.1f MB resent\n",
+                        PatternName(m_mode).c_str(), m_schedule.c_str(), loss * 100,
+                        repair.c_str(), o.worst, static_cast<unsigned long long>(o.parity),
+                        static_cast<unsigned long long>(o.recovered),
+                        static_cast<double>(o.result.retransmittedBytes) * 1e-6);
+            if (m_mode == ExchangePattern::MULTICAST && repair == "parity")
+            {
+                // Losses of the multicast models repaired by parity, and really decoded.
+                NS_TEST_EXPECT_MSG_GT(o.parity, 0u, "parity segments sent");
+                NS_TEST_EXPECT_MSG_GT(o.recovered, 0u, "segments recovered from parity");
+            }
+            if (repair == "resend" || m_mode == ExchangePattern::ALL_TO_ALL)
+            {
+                // Plain resends: unicast always, multicast when asked.
+                NS_TEST_EXPECT_MSG_EQ(o.parity, 0u, "no parity without multicast parity repair");
+                NS_TEST_EXPECT_MSG_EQ(o.recovered, 0u, "nothing decoded from parity");
+            }
+            if (loss == 0.05)
+            {
+                worstAt5[repair] = o.worst;
+            }
+        }
+        if (m_mode == ExchangePattern::MULTICAST)
+        {
+            std::printf("    multicast %s 5%%: worst clique-round / bound %.2f with parity, %.2f "
+                        "with resend\n",
+                        m_schedule.c_str(), worstAt5["parity"], worstAt5["resend"]);
+            NS_TEST_EXPECT_MSG_LT(worstAt5["parity"], worstAt5["resend"],
+                                  "parity repair is faster than resending at 5% loss");
         }
     }
 

@@ -36,6 +36,11 @@ expect_error rounds-empty "--rounds=: not a number (empty)" --rounds=
 expect_error compute-nan "--computeTime=nan: not a number" --computeTime=nan
 expect_error compute-inf "--computeTime=inf: not a number" --computeTime=inf
 expect_error barrier-word "--barrier=maybe: not a flag" --barrier=maybe
+expect_error repair-word "--multicastRepair=xor: not one of parity | resend" --multicastRepair=xor
+expect_error parity-block-0 "--parityBlock=0: out of range (accepted: whole numbers 1 .. 4096)" --parityBlock=0
+expect_error parity-confidence-1 "--parityConfidence=1: out of range (accepted: 0 .. 0.999)" --parityConfidence=1
+expect_error parity-confidence-nan "--parityConfidence=nan: not a number" --parityConfidence=nan
+expect_error attr-repair "--ns3::UdpTransport::MulticastRepair=fec: not one of parity | resend" --ns3::UdpTransport::MulticastRepair=fec
 # Attributes given on the command line get the same checks.
 expect_error attr-compute-1e300 "--ns3::TrainingIsland::ComputeTime=1e300s: out of range" --ns3::TrainingIsland::ComputeTime=1e300s
 expect_error attr-rate-0.5 "--ns3::FpgaAggregator::Throughput=0.5bps: out of range" --ns3::FpgaAggregator::Throughput=0.5bps

@@ -70,6 +70,11 @@ pb=$(sqlite3 "$DB" "SELECT parameters FROM runs WHERE run_id = $b")
 check "runs differing in AckInterval differ in runs.parameters" "'''$pa''' != '''$pb'''"
 ack=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.\"ns3::UdpTransport::AckInterval\"') FROM runs WHERE run_id = $b")
 check "AckInterval recorded as 8 (got $ack)" "'$ack' == '8'"
+# 4. Multicast loss recovery: the option and its attributes are recorded with the run.
+sim --runKey=repair-resend --mode=multicast --multicastRepair=resend --parityBlock=16
+c=$(last_run)
+rep=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.multicastRepair') || ' ' || json_extract(parameters, '$.\"ns3::UdpTransport::ParityBlock\"') || ' ' || json_extract(parameters, '$.\"ns3::UdpTransport::ParityConfidence\"') FROM runs WHERE run_id = $c")
+check "multicastRepair, ParityBlock and ParityConfidence recorded (got $rep)" "'$rep' == 'resend 16 0.9'"
 for key in ns3::UdpTransport::MinRto ns3::FpgaAggregator::Slots ns3::IdealTransport::SendRate RngRun RngSeed; do
   v=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.\"$key\"') FROM runs WHERE run_id = $a")
   check "$key recorded (got '$v')" "'$v' != ''"

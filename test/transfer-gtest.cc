@@ -271,3 +271,52 @@ TEST(OutgoingTransfer, TailProbeResendsTheLastSegmentOnlyWhenSomeReceiverMayLack
     EXPECT_TRUE(out.Complete());
     EXPECT_FALSE(out.QueueTailProbe());
 }
+
+TEST(OutgoingTransfer, ParityModeQueuesNothingOnNackAndCountsMissingPerBlock)
+{
+    // Under parity repair the caller reads what each receiver misses (MissingIn) and sends
+    // parity; NACKs and timeouts queue no resend of segments of blocks sent in full.
+    OutgoingTransfer out(64, {1, 2});
+    out.SetQueueOnNack(false, 32);
+    uint32_t seq;
+    bool retx;
+    for (uint32_t i = 0; i < 64; ++i)
+    {
+        ASSERT_TRUE(out.Next(1.0 + i * 0.001, seq, retx));
+    }
+    // Receiver 1 lost 3, 5, 40; receiver 2 lost 5 and 6; both describe the whole message.
+    out.OnAck(1, 3, {{3, 1}, {5, 1}, {40, 1}}, 2.0, 64);
+    out.OnAck(2, 5, {{5, 2}}, 2.0, 64);
+    EXPECT_FALSE(out.HasQueuedRetransmissions());
+    EXPECT_EQ(out.QueueKnownLost(10.0), 0u);
+    EXPECT_EQ(out.MissingIn(1, 0, 32), 2u);
+    EXPECT_EQ(out.MissingIn(1, 32, 64), 1u);
+    EXPECT_EQ(out.MissingIn(2, 0, 32), 2u);
+    EXPECT_EQ(out.MissingIn(2, 32, 64), 0u);
+    EXPECT_EQ(out.Described(1), 64u);
+    // Repaired (by parity): the next ack of receiver 1 has no gap in the first block.
+    out.OnAck(1, 40, {{40, 1}}, 3.0, 64);
+    EXPECT_EQ(out.MissingIn(1, 0, 32), 0u);
+    EXPECT_EQ(out.MissingIn(1, 32, 64), 1u);
+    // A block still being sent is resent (no parity before the whole block is out; a sender
+    // whose window is full would never finish it otherwise).
+    OutgoingTransfer partial(64, {1});
+    partial.SetQueueOnNack(false, 32);
+    for (uint32_t i = 0; i < 40; ++i)
+    {
+        ASSERT_TRUE(partial.Next(1.0 + i * 0.001, seq, retx));
+    }
+    partial.OnAck(1, 5, {{5, 1}, {35, 1}}, 2.0, 40);
+    ASSERT_EQ(partial.QueuedRetransmissions(), 1u);
+    ASSERT_TRUE(partial.Next(3.0, seq, retx, false));
+    EXPECT_EQ(seq, 35u);
+    EXPECT_TRUE(retx);
+    // The default still resends.
+    OutgoingTransfer arq(4, {1});
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        arq.Next(1.0 + i, seq, retx);
+    }
+    arq.OnAck(1, 1, {{1, 1}}, 10.0, 4);
+    EXPECT_TRUE(arq.HasQueuedRetransmissions());
+}
