@@ -77,7 +77,8 @@ main(int argc, char* argv[])
               << " s wall time, " << result.events << " events; transport " << result.transport
               << ", queue drops " << result.queueDrops << ", ECN marks " << result.ecnMarks
               << ", retransmitted " << static_cast<double>(result.retransmittedBytes) / 1e6
-              << " MB\n";
+              << " MB, ECN echoes " << result.ecnEchoes << ", ECN reductions "
+              << result.ecnReductions << "\n";
     for (const std::string& file : traces.Finish())
     {
         std::cout << "trace: " << file << "\n";

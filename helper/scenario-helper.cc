@@ -993,6 +993,14 @@ ScenarioHelper::InstallTransports(Ptr<TrainingIsland> app,
         return;
     }
     Ptr<CcTransport> cc = CreateObject<CcTransport>();
+    // ECN per island and round: echoes heard, window reductions marks caused.
+    cc->TraceConnectWithoutContext("EcnEcho", Callback<void, uint32_t>([this, id](uint32_t round) {
+                                       ++m_stats[{id, round}].ecnEchoes;
+                                   }));
+    cc->TraceConnectWithoutContext("EcnReduction",
+                                   Callback<void, uint32_t>([this, id](uint32_t round) {
+                                       ++m_stats[{id, round}].ecnReductions;
+                                   }));
     if (m_transport == "cc")
     {
         app->SetTransports(cc, cc);
@@ -1163,6 +1171,8 @@ ScenarioHelper::Collect(double wallS) const
                 rec.endS = std::max(rec.endS, it->second.end);
                 rec.bytes += it->second.sent;
                 rec.retransmittedBytes += it->second.retxBytes;
+                rec.ecnEchoes += it->second.ecnEchoes;
+                rec.ecnReductions += it->second.ecnReductions;
             }
             for (const auto& city : cliques[c])
             {
@@ -1259,9 +1269,13 @@ ScenarioHelper::Collect(double wallS) const
     r.events = Simulator::GetEventCount();
     r.transport = m_transport;
     WanQueueHelper::Count(*m_network, r.queueDrops, r.ecnMarks);
+    r.queueDisc = m_queues.GetQueueDisc();
+    r.ecn = UdpEcnDefault(); // ideal sends ECN-capable data too (and ignores the echoes)
     for (const auto& [key, st] : m_stats)
     {
         r.retransmittedBytes += st.retxBytes;
+        r.ecnEchoes += st.ecnEchoes;
+        r.ecnReductions += st.ecnReductions;
     }
     return r;
 }

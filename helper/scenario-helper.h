@@ -179,6 +179,8 @@ class ScenarioHelper
         uint64_t received = 0;
         uint64_t retxSegments = 0;
         uint64_t retxBytes = 0;
+        uint64_t ecnEchoes = 0;     ///< Echoes the island's streams of this round heard.
+        uint64_t ecnReductions = 0; ///< Window reductions marks caused in them.
     };
 
     std::vector<IslandRoundPlan> PlanFor(uint32_t island) const;

@@ -21,7 +21,10 @@ namespace ns3
  *   (WanNetworkHelper creates it);
  * - `pfifo`: a FIFO queue disc (ns3::FifoQueueDisc) of QueueSize packets;
  * - `red-ecn`: RED (ns3::RedQueueDisc) marking ECN-capable packets instead of dropping them,
- *   MinTh = QueueSize/4, MaxTh = 3 QueueSize/4 packets, limit QueueSize;
+ *   MinTh = QueueSize/4, MaxTh = 3 QueueSize/4 packets, limit QueueSize, on the
+ *   instantaneous queue (QW 1) with marking probability 1 at MaxTh (LInterm 1), so that marks
+ *   reach the senders before the queue overflows (RED's default slow average let slow-start
+ *   bursts fill the queue first: tail drops, few marks);
  * - `fq-codel`: ns3::FqCoDelQueueDisc (flow queueing with CoDel, target 5 ms, interval 100 ms,
  *   ECN marking on) of QueueSize packets.
  * With a queue discipline, the device queue shrinks to DeviceQueue packets and is flow

@@ -90,7 +90,12 @@ CcTransport::GetTypeId()
             .AddTraceSource("CongestionWindow",
                             "A stream's congestion window changed.",
                             MakeTraceSourceAccessor(&CcTransport::m_windowTrace),
-                            "ns3::CcTransport::WindowTracedCallback");
+                            "ns3::CcTransport::WindowTracedCallback")
+            .AddTraceSource("EcnReduction",
+                            "A congestion mark reduced a stream's window (once per window of "
+                            "data; argument: the stream's round).",
+                            MakeTraceSourceAccessor(&CcTransport::m_ecnReductionTrace),
+                            "ns3::UdpTransport::RoundTracedCallback");
     return tid;
 }
 
@@ -102,6 +107,12 @@ uint64_t
 CcTransport::GetReductions() const
 {
     return m_reductions;
+}
+
+uint64_t
+CcTransport::GetEcnReductions() const
+{
+    return m_ecnReductions;
 }
 
 uint32_t
@@ -210,21 +221,29 @@ CcTransport::OnFeedback(Stream& s, const Feedback& fb)
         st.delivered = delivered;
         st.maxInFlight = InFlight(s);
     }
-    bool reduced = false;
+    bool lossCut = false;
+    bool markCut = false;
     if (fb.lostHighest >= 0)
     {
-        reduced = st.window.OnLoss(static_cast<uint32_t>(fb.lostHighest), s.state.NextNew(), now);
+        lossCut = st.window.OnLoss(static_cast<uint32_t>(fb.lostHighest), s.state.NextNew(), now);
     }
     if (fb.ecn)
     {
-        reduced = st.window.OnMark(s.state.NextNew(), now, s.srtt) || reduced;
+        // Once per window of data (CWR): marks on segments sent before the last reduction,
+        // this feedback's loss included, are the event already answered.
+        markCut = st.window.OnMark(fb.markedSeq, s.state.NextNew(), now);
     }
-    if (reduced)
+    if (lossCut || markCut)
     {
         ++m_reductions;
         NS_LOG_LOGIC("island " << m_islandId << " round " << s.msg.round << " tag " << s.msg.tag
-                               << ": " << (fb.ecn ? "mark" : "loss") << ", window "
+                               << ": " << (markCut ? "mark" : "loss") << ", window "
                                << st.window.Window());
+    }
+    if (markCut)
+    {
+        ++m_ecnReductions;
+        m_ecnReductionTrace(s.msg.round);
     }
     if (st.window.Window() != before)
     {

@@ -49,6 +49,8 @@ class CcTransport : public UdpTransport
 
     /// Congestion events (window reductions) over all streams so far.
     uint64_t GetReductions() const;
+    /// Window reductions an ECN mark caused (at most one per window of data), all streams.
+    uint64_t GetEcnReductions() const;
 
     /// Signature of the CongestionWindow trace: round, tag, new window (segments).
     typedef void (*WindowTracedCallback)(uint32_t round, uint16_t tag, double window);
@@ -89,6 +91,8 @@ class CcTransport : public UdpTransport
     std::map<uint64_t, CongestionWindow> m_warmWindows; ///< destination -> last window
     std::map<uint64_t, State> m_state;
     uint64_t m_reductions = 0;
+    uint64_t m_ecnReductions = 0;
+    TracedCallback<uint32_t> m_ecnReductionTrace;
     TracedCallback<uint32_t, uint16_t, double> m_windowTrace;
 };
 

@@ -148,7 +148,6 @@ CongestionWindow::Reduce(uint32_t nextNew, double now)
     m_ssthresh = m_window;
     m_epochStart = -1;
     m_recoverySeq = nextNew;
-    m_recoveryUntil = now;
     ++m_reductions;
 }
 
@@ -164,14 +163,16 @@ CongestionWindow::OnLoss(uint32_t seq, uint32_t nextNew, double now)
 }
 
 bool
-CongestionWindow::OnMark(uint32_t nextNew, double now, double srtt)
+CongestionWindow::OnMark(uint32_t markedSeq, uint32_t nextNew, double now)
 {
-    if (now < m_recoveryUntil)
+    // As TCP's CWR state (RFC 3168 6.1.2): one reduction per window of data. A mark on a
+    // segment sent before the last reduction (loss or mark) belongs to the congestion event
+    // already answered: the queue it reports is the one the reduction drains.
+    if (markedSeq < m_recoverySeq)
     {
         return false;
     }
     Reduce(nextNew, now);
-    m_recoveryUntil = now + srtt;
     return true;
 }
 
@@ -179,7 +180,6 @@ void
 CongestionWindow::Restart()
 {
     m_recoverySeq = 0;
-    m_recoveryUntil = -1;
     m_epochStart = -1;
 }
 
@@ -207,7 +207,6 @@ CongestionWindow::OnTimeout(uint32_t nextNew, double now)
     m_window = m_config.minWindow;
     m_epochStart = -1;
     m_recoverySeq = nextNew;
-    m_recoveryUntil = now;
     ++m_reductions;
 }
 

@@ -39,8 +39,8 @@ struct CongestionWindowConfig
  * C (t - K)^3 + Wmax, with its TCP-friendly region) or like Reno (one segment per round trip).
  * A congestion event -- a segment detected lost, or an ECN congestion mark echoed by a
  * receiver -- multiplies the window by beta and sets the threshold there, once per window of
- * data: losses of segments sent before the last reduction (sequence below the recovery point)
- * and marks within one smoothed RTT of it belong to the same event (RFC 6582 / RFC 3168). A
+ * data: losses and marks of segments sent before the last reduction (sequence below the
+ * recovery point) belong to the same event (RFC 6582 / RFC 3168's CWR). A
  * timeout sets the threshold to half the window and restarts from the floor.
  */
 class CongestionWindow
@@ -60,8 +60,11 @@ class CongestionWindow
     /// Segment \p seq was detected lost; \p nextNew is the next segment never sent. Returns
     /// true if it reduced the window (false: part of an event already answered).
     bool OnLoss(uint32_t seq, uint32_t nextNew, double now);
-    /// An ECN congestion mark was echoed; returns true if it reduced the window.
-    bool OnMark(uint32_t nextNew, double now, double srtt);
+    /// An ECN congestion mark on segment \p markedSeq was echoed; \p nextNew is the next
+    /// segment never sent. Reduces the window once per window of data (TCP's CWR): marks on
+    /// segments sent before the last reduction are part of the event already answered.
+    /// Returns true if it reduced the window.
+    bool OnMark(uint32_t markedSeq, uint32_t nextNew, double now);
     /// The retransmission timer expired.
     void OnTimeout(uint32_t nextNew, double now);
     /// A new transfer continues from this window (sequence numbers start again at 0).
@@ -83,8 +86,8 @@ class CongestionWindow
     CongestionWindowConfig m_config;
     double m_window;
     double m_ssthresh;
-    uint32_t m_recoverySeq = 0; ///< Losses below this belong to the last event.
-    double m_recoveryUntil = -1; ///< Marks before this belong to the last event.
+    /// Losses and marks of segments below this belong to the last event.
+    uint32_t m_recoverySeq = 0;
     uint64_t m_reductions = 0;
     // CUBIC state
     double m_wMax = 0;

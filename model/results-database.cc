@@ -48,7 +48,15 @@ CREATE TABLE IF NOT EXISTS runs(
   rounds INTEGER,
   parameters TEXT,
   sim_time_s REAL,
-  wall_time_s REAL);
+  wall_time_s REAL,
+  transport TEXT,
+  queue_disc TEXT,
+  ecn INTEGER,
+  queue_drops INTEGER,
+  ecn_marks INTEGER,
+  ecn_echoes INTEGER,
+  ecn_reductions INTEGER,
+  retransmitted_bytes INTEGER);
 CREATE INDEX IF NOT EXISTS runs_key ON runs(run_key);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_complete_key ON runs(run_key)
   WHERE status = 'complete' AND run_key IS NOT NULL;
@@ -63,6 +71,8 @@ CREATE TABLE IF NOT EXISTS rounds(
   bytes INTEGER NOT NULL,
   retransmitted_bytes INTEGER NOT NULL,
   pattern TEXT,
+  ecn_echoes INTEGER,
+  ecn_reductions INTEGER,
   PRIMARY KEY(run_id, round, clique));
 CREATE TABLE IF NOT EXISTS island_rounds(
   run_id INTEGER NOT NULL REFERENCES runs(run_id),
@@ -566,6 +576,16 @@ ResultsDatabase::CheckAndPrepare()
             {"fpgas", "partials", "INTEGER"},
             {"training", "global_accuracy", "REAL"},
             {"training", "mean_global_accuracy", "REAL"},
+            {"rounds", "ecn_echoes", "INTEGER"},
+            {"rounds", "ecn_reductions", "INTEGER"},
+            {"runs", "transport", "TEXT"},
+            {"runs", "queue_disc", "TEXT"},
+            {"runs", "ecn", "INTEGER"},
+            {"runs", "queue_drops", "INTEGER"},
+            {"runs", "ecn_marks", "INTEGER"},
+            {"runs", "ecn_echoes", "INTEGER"},
+            {"runs", "ecn_reductions", "INTEGER"},
+            {"runs", "retransmitted_bytes", "INTEGER"},
         };
         for (const auto& [table, column, type] : added)
         {
@@ -882,11 +902,25 @@ ResultsDatabase::InsertRound(int64_t runId, const RoundRecord& r)
 {
     Insert("rounds",
            {"run_id", "round", "clique", "members", "start_s", "end_s", "duration_s", "bytes",
-            "retransmitted_bytes", "pattern"},
+            "retransmitted_bytes", "pattern", "ecn_echoes", "ecn_reductions"},
            {runId, static_cast<int64_t>(r.round), static_cast<int64_t>(r.clique), r.members,
             r.startS, r.endS, r.endS - r.startS, static_cast<int64_t>(r.bytes),
             static_cast<int64_t>(r.retransmittedBytes),
-            r.pattern.empty() ? Value(nullptr) : Value(r.pattern)});
+            r.pattern.empty() ? Value(nullptr) : Value(r.pattern),
+            static_cast<int64_t>(r.ecnEchoes), static_cast<int64_t>(r.ecnReductions)});
+}
+
+void
+ResultsDatabase::SetRunCounts(int64_t runId, const RunCounts& c)
+{
+    auto i64 = [](uint64_t v) { return Value(static_cast<int64_t>(v)); };
+    Query("UPDATE runs SET transport = ?, queue_disc = ?, ecn = ?, queue_drops = ?, "
+          "ecn_marks = ?, ecn_echoes = ?, ecn_reductions = ?, retransmitted_bytes = ? "
+          "WHERE run_id = ?",
+          {c.transport.empty() ? Value(nullptr) : Value(c.transport),
+           c.queueDisc.empty() ? Value(nullptr) : Value(c.queueDisc), Value(int64_t{c.ecn}),
+           i64(c.queueDrops), i64(c.ecnMarks), i64(c.ecnEchoes), i64(c.ecnReductions),
+           i64(c.retransmittedBytes), Value(runId)});
 }
 
 void

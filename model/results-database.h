@@ -48,6 +48,21 @@ struct RoundRecord
     uint64_t bytes;      ///< Payload bytes the members sent (first transmissions + retransmissions).
     uint64_t retransmittedBytes;
     std::string pattern = ""; ///< Exchange pattern of the clique (PatternName); empty: the run's mode.
+    uint64_t ecnEchoes = 0;     ///< Congestion-mark echoes the members' streams heard.
+    uint64_t ecnReductions = 0; ///< Window reductions marks caused (once per window of data).
+};
+
+/// Run-wide settings and counts of the transport and the queues (columns of table `runs`).
+struct RunCounts
+{
+    std::string transport;     ///< ideal | cc | tcp.
+    std::string queueDisc;     ///< none | pfifo | red-ecn | fq-codel.
+    bool ecn = false;          ///< UDP transports sent ECN-capable data (ns3::UdpTransport::Ecn).
+    uint64_t queueDrops = 0;   ///< Packets dropped by egress queues.
+    uint64_t ecnMarks = 0;     ///< Packets queue disciplines marked CE.
+    uint64_t ecnEchoes = 0;    ///< Congestion-mark echoes the senders heard.
+    uint64_t ecnReductions = 0; ///< Window reductions marks caused.
+    uint64_t retransmittedBytes = 0; ///< Payload bytes sent again.
 };
 
 /// RoundRecord::pattern of an aggregation clique-round whose members gave up on the FPGA and
@@ -231,6 +246,8 @@ class ResultsDatabase
     /// on a full disk); never throws, so that it cannot hide the error that caused it.
     void Rollback() noexcept;
     /// Execute SQL without results.
+    /// Record the transport's and queues' settings and counts of run \p runId.
+    void SetRunCounts(int64_t runId, const RunCounts& counts);
     void Exec(const std::string& sql);
     /// Run a query with bound parameters and return all rows.
     std::vector<Row> Query(const std::string& sql, const std::vector<Value>& params = {});

@@ -34,6 +34,8 @@ ScenarioResult::Write(ResultsDatabase& db, const RunRecord& run) const
     try
     {
         int64_t id = db.InsertRun(run, complete ? "complete" : "failed", simTimeS, wallTimeS, error);
+        db.SetRunCounts(id, RunCounts{transport, queueDisc, ecn, queueDrops, ecnMarks, ecnEchoes,
+                                      ecnReductions, retransmittedBytes});
         for (const auto& r : rounds)
         {
             db.InsertRound(id, r);
@@ -77,8 +79,9 @@ ScenarioResult::PrintRoundTable(std::ostream& os) const
         byRound[r.round].push_back(&r);
     }
     char line[256];
-    std::snprintf(line, sizeof line, "%5s  %-30s %10s %10s %11s %12s %8s\n", "round", "cliques",
-                  "start(s)", "end(s)", "duration(s)", "sent(MB)", "retx(MB)");
+    std::snprintf(line, sizeof line, "%5s  %-30s %10s %10s %11s %12s %8s %9s %13s\n", "round",
+                  "cliques", "start(s)", "end(s)", "duration(s)", "sent(MB)", "retx(MB)",
+                  "ecnEchoes", "ecnReductions");
     os << line;
     for (const auto& [round, cliques] : byRound)
     {
@@ -86,6 +89,8 @@ ScenarioResult::PrintRoundTable(std::ostream& os) const
         double end = 0;
         double bytes = 0;
         double retx = 0;
+        uint64_t echoes = 0;
+        uint64_t reductions = 0;
         std::string names;
         for (const auto* c : cliques)
         {
@@ -93,14 +98,18 @@ ScenarioResult::PrintRoundTable(std::ostream& os) const
             end = std::max(end, c->endS);
             bytes += static_cast<double>(c->bytes);
             retx += static_cast<double>(c->retransmittedBytes);
+            echoes += c->ecnEchoes;
+            reductions += c->ecnReductions;
             names += (names.empty() ? "" : " ") + c->members;
         }
         if (names.size() > 30)
         {
             names = names.substr(0, 27) + "...";
         }
-        std::snprintf(line, sizeof line, "%5u  %-30s %10.4f %10.4f %11.4f %12.1f %8.2f\n", round,
-                      names.c_str(), start, end, end - start, bytes / 1e6, retx / 1e6);
+        std::snprintf(line, sizeof line, "%5u  %-30s %10.4f %10.4f %11.4f %12.1f %8.2f %9llu %13llu\n",
+                      round, names.c_str(), start, end, end - start, bytes / 1e6, retx / 1e6,
+                      static_cast<unsigned long long>(echoes),
+                      static_cast<unsigned long long>(reductions));
         os << line;
     }
 }

@@ -27,6 +27,10 @@ struct ScenarioResult
     std::string transport = "ideal"; ///< ideal | cc | tcp.
     uint64_t queueDrops = 0; ///< Packets dropped by egress queues (device and queue disc).
     uint64_t ecnMarks = 0;   ///< Packets marked CE by queue discs.
+    uint64_t ecnEchoes = 0;  ///< Congestion-mark echoes the senders heard (acks, sums).
+    uint64_t ecnReductions = 0; ///< Window reductions marks caused (once per window of data).
+    std::string queueDisc = "none"; ///< Egress queue discipline.
+    bool ecn = false;        ///< UDP data sent ECN-capable (ns3::UdpTransport::Ecn).
     uint64_t retransmittedBytes = 0; ///< Payload bytes sent again, all islands.
     std::vector<RoundRecord> rounds;
     std::vector<IslandRoundRecord> islandRounds;
@@ -39,7 +43,7 @@ struct ScenarioResult
     double RoundDuration(uint32_t round) const;
     /// Write the run and all its rows in one transaction; returns the run id.
     int64_t Write(ResultsDatabase& db, const RunRecord& run) const;
-    /// Print the per-round summary table.
+    /// Print the per-round summary table (ECN echoes and mark reductions per round too).
     void PrintRoundTable(std::ostream& os) const;
     /// Print the busiest links.
     void PrintLinkTable(std::ostream& os, std::size_t top = 10) const;

@@ -118,7 +118,12 @@ UdpTransport::GetTypeId()
                           "receiver).",
                           DoubleValue(0.9),
                           MakeDoubleAccessor(&UdpTransport::m_parityConfidence),
-                          MakeDoubleChecker<double>(0, 0.999));
+                          MakeDoubleChecker<double>(0, 0.999))
+            .AddTraceSource("EcnEcho",
+                            "A sender heard of a congestion mark: an ack or a sum with an ECN "
+                            "echo, or a sum that arrived marked (argument: the stream's round).",
+                            MakeTraceSourceAccessor(&UdpTransport::m_ecnEchoTrace),
+                            "ns3::UdpTransport::RoundTracedCallback");
     return tid;
 }
 
@@ -233,6 +238,12 @@ bool
 UdpTransport::RepairQueued(const Stream& s)
 {
     return s.state.HasQueuedRetransmissions() || !s.parityQueue.empty();
+}
+
+uint64_t
+UdpTransport::GetEcnEchoes() const
+{
+    return m_ecnEchoes;
 }
 
 void
@@ -1112,6 +1123,12 @@ UdpTransport::HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce)
             std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
         fb.lostHighest = s->state.LastQueuedHighest();
         fb.ecn = ce || (h.flags & IslandHeader::FLAG_ECN_ECHO);
+        fb.markedSeq = h.seq;
+        if (fb.ecn)
+        {
+            ++m_ecnEchoes;
+            m_ecnEchoTrace(s->msg.round);
+        }
         if (fb.progress)
         {
             s->backoff = 1;
@@ -1317,6 +1334,12 @@ UdpTransport::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
     }
     fb.lostHighest = s->state.LastQueuedHighest();
     fb.ecn = (h.flags & IslandHeader::FLAG_ECN_ECHO) != 0;
+    fb.markedSeq = h.count > 0 ? h.count - 1 : 0;
+    if (fb.ecn)
+    {
+        ++m_ecnEchoes;
+        m_ecnEchoTrace(s->msg.round);
+    }
     if (fb.progress)
     {
         s->backoff = 1;

@@ -14,6 +14,7 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/net-device.h"
 #include "ns3/socket.h"
+#include "ns3/traced-callback.h"
 
 #include <deque>
 #include <map>
@@ -73,6 +74,12 @@ class UdpTransport : public IslandTransport
     bool SupportsGroups() const override;
     Time LastProgress(uint64_t handle) const override;
     uint64_t GetRetransmissions() const override;
+    /// Congestion-mark echoes this island's streams heard (acks or sums with an ECN echo,
+    /// sums that arrived marked), all rounds.
+    uint64_t GetEcnEchoes() const;
+
+    /// Signature of EcnEcho: the round of the stream that heard the echo.
+    typedef void (*RoundTracedCallback)(uint32_t round);
     void SetGroupDevices(Ipv4Address group, const std::vector<uint32_t>& devices) override;
     /// Parity segments sent so far (MulticastRepair=parity).
     uint64_t GetParitySegments() const;
@@ -126,6 +133,9 @@ class UdpTransport : public IslandTransport
         uint32_t lost = 0;     ///< Segments newly queued for retransmission.
         int64_t lostHighest = -1; ///< The highest of them (-1: none).
         bool ecn = false;      ///< The receiver saw a congestion mark.
+        /// The segment the mark is on (ack: the highest segment the receiver saw, as it acks
+        /// at once on a mark; sum: its segment).
+        uint32_t markedSeq = 0;
     };
 
     void DoDispose() override;
@@ -260,6 +270,8 @@ class UdpTransport : public IslandTransport
     std::map<uint64_t, InStream> m_in;
     std::map<std::pair<uint64_t, uint32_t>, uint32_t> m_resendRequests; ///< (handle,seq) -> n
     uint64_t m_retransmissions = 0;
+    uint64_t m_ecnEchoes = 0;
+    TracedCallback<uint32_t> m_ecnEchoTrace;
     std::map<Ipv4Address, std::vector<uint32_t>> m_groupDevices; ///< after reroutes
 };
 

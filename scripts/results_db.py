@@ -50,7 +50,15 @@ CREATE TABLE IF NOT EXISTS runs(
   rounds INTEGER,
   parameters TEXT,
   sim_time_s REAL,
-  wall_time_s REAL);
+  wall_time_s REAL,
+  transport TEXT,
+  queue_disc TEXT,
+  ecn INTEGER,
+  queue_drops INTEGER,
+  ecn_marks INTEGER,
+  ecn_echoes INTEGER,
+  ecn_reductions INTEGER,
+  retransmitted_bytes INTEGER);
 CREATE INDEX IF NOT EXISTS runs_key ON runs(run_key);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_complete_key ON runs(run_key)
   WHERE status = 'complete' AND run_key IS NOT NULL;

@@ -14,6 +14,7 @@
 #include "ns3/test.h"
 
 #include <cmath>
+#include <cstdio>
 #include <functional>
 
 using namespace ns3;
@@ -31,10 +32,15 @@ const double kAccessLatency = 10e-6; // NetworkGraphOptions default
  * T1D (the root) .. T<2^levels - 1>D in heap order (TiD's children are T2iD and T2i+1D), each
  * in its own city Ti; member cities L0 .. L<2^levels - 1>, each with device L<j>D linked to
  * the bottom inner device T<2^(levels-1) + j/2>D. Every link has \p rateBps and \p latencyS
- * (L0D's link \p firstLatencyS if given), so every member is levels links from T1.
+ * (L0D's link \p firstLatencyS if given; the links from the bottom inner devices to their
+ * parents \p bottomUplinkBps if given), so every member is levels links from T1.
  */
 Topology
-BinaryTreeTopology(uint32_t levels, double rateBps, double latencyS, double firstLatencyS = -1)
+BinaryTreeTopology(uint32_t levels,
+                   double rateBps,
+                   double latencyS,
+                   double firstLatencyS = -1,
+                   double bottomUplinkBps = -1)
 {
     Topology t("binary-tree");
     uint32_t inner = (1u << levels) - 1;
@@ -45,8 +51,10 @@ BinaryTreeTopology(uint32_t levels, double rateBps, double latencyS, double firs
         t.AddDevice(Device{c + "D", c, kAccessRate, ""});
         if (i > 1)
         {
+            bool bottom = i >= (1u << (levels - 1));
             t.AddLink(TopologyLink{LinkKind::PRIVATE, c + "D", "T" + std::to_string(i / 2) + "D",
-                                   latencyS, rateBps});
+                                   latencyS,
+                                   bottom && bottomUplinkBps > 0 ? bottomUplinkBps : rateBps});
         }
     }
     for (uint32_t j = 0; j < (1u << levels); ++j)
@@ -736,6 +744,69 @@ class TreeTinyPoolTestCase : public TreeTestCase
     }
 };
 
+/**
+ * ECN through a 3-level tree (cc, red-ecn): the links from the bottom FPGAs (T4D..T7D) up to
+ * T2D/T3D run at half the rate of every other link, so the partial sums queue there and RED
+ * marks them. T2D and T3D must see the CE on their children's partial sums and echo it on
+ * their own partial sums; the root, whose links are not congested, hears of the marks only
+ * through those children's echoes and must pass them on to the members on the sums; the
+ * members' windows answer. Sums exact, nothing falls back.
+ */
+class TreeEcnTestCase : public TreeTestCase
+{
+  public:
+    TreeEcnTestCase()
+        : TreeTestCase("ECN in a 3-level tree: CE on partial sums echoed up by each FPGA, passed "
+                       "on by the root, answered by the members")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t model = 4000000;
+        const uint32_t values = 20000;
+        const uint32_t levels = 3;
+        Topology topo = BinaryTreeTopology(levels, 1e9, 1e-3, -1, 0.5e9);
+        ScenarioHelper s;
+        s.SetTopology(topo);
+        s.SetSchedule(AllMembers(1u << levels));
+        s.SetAggregationTree(0, 0, HandTree(topo, BinaryHandTree(levels)));
+        s.SetCapabilities(NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION));
+        s.SetTransport("cc");
+        s.SetQueueDisc("red-ecn");
+        s.SetQueueSize(300); // (100 packets: slow start overflows it before the first echo)
+        s.SetMaxSimTime(Seconds(300));
+        s.SetIslandAttribute("ModelBytes", UintegerValue(model));
+        s.SetIslandAttribute("CheckValues", UintegerValue(values));
+        ScenarioResult r = s.Run();
+        NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+        ExpectExact(s, values);
+        const NetworkGraph& g = s.GetGraph();
+        auto echoes = [&](const std::string& device) {
+            return s.GetAggregators().at(g.NodeByName(device))->GetEcnEchoes();
+        };
+        std::printf("    tree ECN: %llu marks, %llu drops, members heard %llu echoes, %llu "
+                    "reductions; FPGA echoes T1D %llu, T2D %llu, T3D %llu; %.2f MB resent\n",
+                    static_cast<unsigned long long>(r.ecnMarks),
+                    static_cast<unsigned long long>(r.queueDrops),
+                    static_cast<unsigned long long>(r.ecnEchoes),
+                    static_cast<unsigned long long>(r.ecnReductions),
+                    static_cast<unsigned long long>(echoes("T1D")),
+                    static_cast<unsigned long long>(echoes("T2D")),
+                    static_cast<unsigned long long>(echoes("T3D")), r.retransmittedBytes / 1e6);
+        NS_TEST_EXPECT_MSG_GT(r.ecnMarks, 0u, "RED marked the partial sums");
+        NS_TEST_EXPECT_MSG_GT(echoes("T2D"), 0u, "T2D ignored the CE on its children's sums");
+        NS_TEST_EXPECT_MSG_GT(echoes("T3D"), 0u, "T3D ignored the CE on its children's sums");
+        NS_TEST_EXPECT_MSG_GT(echoes("T1D"), 0u, "the root ignored its children's echoes");
+        NS_TEST_EXPECT_MSG_GT(r.ecnEchoes, 0u, "no echo reached the members");
+        NS_TEST_EXPECT_MSG_GT(r.ecnReductions, 0u, "the members' windows ignored the marks");
+        NS_TEST_ASSERT_MSG_EQ(r.aggregation.size(), 1u, "one clique");
+        NS_TEST_EXPECT_MSG_EQ(r.aggregation[0].fellBack, 0u, "no fallback");
+        Simulator::Destroy();
+    }
+};
+
 /// Hand-built trees that cannot work are rejected at Build() with a message naming the fault.
 class BadTreeTestCase : public TestCase
 {
@@ -804,6 +875,7 @@ class AggregationTreeTestSuite : public TestSuite
         AddTestCase(new TreeLossTestCase, TestCase::QUICK);
         AddTestCase(new TreeFpgaFailureTestCase, TestCase::QUICK);
         AddTestCase(new TreeTinyPoolTestCase, TestCase::QUICK);
+        AddTestCase(new TreeEcnTestCase, TestCase::QUICK);
         AddTestCase(new BadTreeTestCase, TestCase::QUICK);
     }
 };

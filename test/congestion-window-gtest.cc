@@ -51,14 +51,40 @@ TEST(CongestionWindow, OneReductionPerWindowOfLosses)
     EXPECT_EQ(w.Reductions(), 2u);
 }
 
-TEST(CongestionWindow, MarksReduceOncePerRoundTrip)
+TEST(CongestionWindow, MarksReduceOncePerWindow)
 {
     CongestionWindow w(Reno());
     w.OnAcked(90, 1, 0.1);
-    EXPECT_TRUE(w.OnMark(500, 1.0, 0.1));
-    EXPECT_FALSE(w.OnMark(520, 1.05, 0.1));
-    EXPECT_TRUE(w.OnMark(540, 1.11, 0.1));
+    ASSERT_DOUBLE_EQ(w.Window(), 100);
+    // A window of marks (segments 420..499, all sent before the reduction at nextNew 500):
+    // one reduction, as TCP's CWR, however many marks and however late they arrive.
+    EXPECT_TRUE(w.OnMark(420, 500, 1.0));
+    for (uint32_t seq = 421; seq < 500; ++seq)
+    {
+        EXPECT_FALSE(w.OnMark(seq, 500 + seq - 420, 1.0 + 0.01 * (seq - 420)));
+    }
+    EXPECT_DOUBLE_EQ(w.Window(), 50);
+    EXPECT_EQ(w.Reductions(), 1u);
+    // A mark on a segment sent after the reduction is a new event.
+    EXPECT_TRUE(w.OnMark(500, 600, 3.0));
     EXPECT_DOUBLE_EQ(w.Window(), 25);
+    EXPECT_EQ(w.Reductions(), 2u);
+}
+
+TEST(CongestionWindow, LossAndMarkOfOneWindowAreOneEvent)
+{
+    CongestionWindow w(Reno());
+    w.OnAcked(90, 1, 0.1);
+    EXPECT_TRUE(w.OnLoss(450, 500, 1.0));
+    EXPECT_FALSE(w.OnMark(460, 510, 1.0)); // the same window: no second cut
+    EXPECT_DOUBLE_EQ(w.Window(), 50);
+    EXPECT_TRUE(w.OnMark(510, 560, 1.2));
+    EXPECT_FALSE(w.OnLoss(520, 570, 1.2)); // sent before the mark's reduction
+    EXPECT_DOUBLE_EQ(w.Window(), 25);
+    // A new message restarts sequence numbers: its first mark is a new event.
+    w.Restart();
+    EXPECT_TRUE(w.OnMark(0, 10, 2.0));
+    EXPECT_EQ(w.Reductions(), 3u);
 }
 
 TEST(CongestionWindow, RenoAddsOneSegmentPerWindow)

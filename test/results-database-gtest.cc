@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <sstream>
 #include <thread>
 
 using namespace ns3;
@@ -573,4 +574,56 @@ TEST(ResultsDatabase, RunRoundsViewResolvesPatternsAndLinkRate)
     EXPECT_EQ(std::get<std::string>(rows[2][0]), "two");
     EXPECT_DOUBLE_EQ(std::get<double>(rows[2][5]), 5e9);
     EXPECT_TRUE(std::holds_alternative<std::nullptr_t>(rows[2][7])); // unknown, not 0
+}
+
+TEST(ResultsDatabase, TransportSettingsAndEcnCountsAreRecorded)
+{
+    TempDir dir;
+    ResultsDatabase db(dir.Path() + "/r.db");
+    ScenarioResult result;
+    result.complete = true;
+    result.transport = "cc";
+    result.queueDisc = "red-ecn";
+    result.ecn = true;
+    result.queueDrops = 60;
+    result.ecnMarks = 113;
+    result.ecnEchoes = 113;
+    result.ecnReductions = 18;
+    result.retransmittedBytes = 4096;
+    RoundRecord r0{0, 0, "A+B", 0.0, 1.0, 100, 0};
+    r0.ecnEchoes = 100;
+    r0.ecnReductions = 15;
+    RoundRecord r1{1, 0, "A+B", 1.0, 2.0, 100, 4096};
+    r1.ecnEchoes = 13;
+    r1.ecnReductions = 3;
+    result.rounds = {r0, r1};
+    RunRecord run;
+    run.mode = "unicast";
+    int64_t id = result.Write(db, run);
+    auto runs = db.Query("SELECT transport, queue_disc, ecn, queue_drops, ecn_marks, ecn_echoes, "
+                         "ecn_reductions, retransmitted_bytes FROM runs WHERE run_id = ?",
+                         {id});
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(std::get<std::string>(runs[0][0]), "cc");
+    EXPECT_EQ(std::get<std::string>(runs[0][1]), "red-ecn");
+    EXPECT_EQ(std::get<int64_t>(runs[0][2]), 1);
+    EXPECT_EQ(std::get<int64_t>(runs[0][3]), 60);
+    EXPECT_EQ(std::get<int64_t>(runs[0][4]), 113);
+    EXPECT_EQ(std::get<int64_t>(runs[0][5]), 113);
+    EXPECT_EQ(std::get<int64_t>(runs[0][6]), 18);
+    EXPECT_EQ(std::get<int64_t>(runs[0][7]), 4096);
+    auto rounds = db.Query("SELECT round, ecn_echoes, ecn_reductions FROM rounds WHERE run_id = ? "
+                           "ORDER BY round",
+                           {id});
+    ASSERT_EQ(rounds.size(), 2u);
+    EXPECT_EQ(std::get<int64_t>(rounds[0][1]), 100);
+    EXPECT_EQ(std::get<int64_t>(rounds[0][2]), 15);
+    EXPECT_EQ(std::get<int64_t>(rounds[1][1]), 13);
+    EXPECT_EQ(std::get<int64_t>(rounds[1][2]), 3);
+    // The per-round summary table shows them.
+    std::ostringstream table;
+    result.PrintRoundTable(table);
+    EXPECT_NE(table.str().find("ecnEchoes"), std::string::npos) << table.str();
+    EXPECT_NE(table.str().find("ecnReductions"), std::string::npos) << table.str();
+    EXPECT_NE(table.str().find("      100            15"), std::string::npos) << table.str();
 }
