@@ -398,13 +398,67 @@ ExperimentOptions::GetProgram() const
     return m_program;
 }
 
+std::vector<std::string>
+ExperimentOptions::EnvironmentArguments(const char* env, const std::vector<std::string>& args)
+{
+    // ns-3 applies NS_ATTRIBUTE_DEFAULT (entries Type::Attribute=value separated by ';') when an
+    // object is constructed, over Config::SetDefault, so over every option: read here, each
+    // entry is one more attribute argument, validated, applied and recorded like the command
+    // line's; a command-line value for the same attribute would be overridden at construction,
+    // so a different one is refused.
+    std::vector<std::string> out;
+    if (env == nullptr)
+    {
+        return out;
+    }
+    std::string text(env);
+    std::size_t cur = 0;
+    while (cur <= text.size())
+    {
+        std::size_t next = text.find(';', cur);
+        std::string entry = text.substr(cur, next == std::string::npos ? std::string::npos
+                                                                        : next - cur);
+        cur = next == std::string::npos ? text.size() + 1 : next + 1;
+        if (entry.empty())
+        {
+            continue;
+        }
+        auto eq = entry.find('=');
+        if (eq == std::string::npos || entry.find("::") == std::string::npos || eq == 0)
+        {
+            throw std::invalid_argument("NS_ATTRIBUTE_DEFAULT: entry '" + entry +
+                                        "' is not ns3::Type::Attribute=value (entries are "
+                                        "separated by ';')");
+        }
+        std::string path = entry.substr(0, eq);
+        std::string value = entry.substr(eq + 1);
+        for (const std::string& arg : args)
+        {
+            std::string body = arg.substr(arg.rfind("--", 0) == 0 ? 2 : arg.rfind('-', 0) == 0);
+            auto aeq = body.find('=');
+            if (body.substr(0, aeq) == path && aeq != std::string::npos &&
+                body.substr(aeq + 1) != value)
+            {
+                throw std::invalid_argument(
+                    arg + " and NS_ATTRIBUTE_DEFAULT entry " + entry +
+                    " are the same setting with different values (ns-3 would apply the "
+                    "environment's at construction): give one");
+            }
+        }
+        out.push_back("--" + entry);
+    }
+    return out;
+}
+
 void
 ExperimentOptions::Parse(int argc, char* argv[])
 {
     std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
     try
     {
-        ParseArguments(args);
+        std::vector<std::string> all = EnvironmentArguments(std::getenv("NS_ATTRIBUTE_DEFAULT"), args);
+        all.insert(all.end(), args.begin(), args.end());
+        ParseArguments(all);
     }
     catch (const std::exception& e)
     {

@@ -98,6 +98,15 @@ class ExperimentOptions : public ObjectBase
      * naming the flag and exits EXIT_BAD_INPUT.
      */
     void Parse(int argc, char* argv[]);
+    /**
+     * The entries of NS_ATTRIBUTE_DEFAULT (\p env, may be null) as attribute arguments
+     * (--Type::Attribute=value), which Parse() puts before the command line: ns-3 applies them
+     * at construction over every default, so they are validated and recorded like the command
+     * line's. Throws std::invalid_argument on a malformed entry or one that the command line
+     * \p args gives a different value.
+     */
+    static std::vector<std::string> EnvironmentArguments(const char* env,
+                                                         const std::vector<std::string>& args);
     /// Parse without exiting: throws std::invalid_argument on bad input (tests).
     void ParseArguments(const std::vector<std::string>& args);
 

@@ -75,6 +75,24 @@ sim --runKey=repair-resend --mode=multicast --multicastRepair=resend --parityBlo
 c=$(last_run)
 rep=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.multicastRepair') || ' ' || json_extract(parameters, '$.\"ns3::UdpTransport::ParityBlock\"') || ' ' || json_extract(parameters, '$.\"ns3::UdpTransport::ParityConfidence\"') FROM runs WHERE run_id = $c")
 check "multicastRepair, ParityBlock and ParityConfidence recorded (got $rep)" "'$rep' == 'resend 16 0.9'"
+
+# 4. NS_ATTRIBUTE_DEFAULT, which ns-3 applies at construction over every default and option:
+#    what it sets is what the run records (it recorded the option's default before), a command
+#    line that disagrees with it is refused, and a malformed entry is refused.
+NS_ATTRIBUTE_DEFAULT='ns3::UdpTransport::MulticastRepair=resend;ns3::UdpTransport::ParityBlock=8' \
+  sim --runKey=repair-env --mode=multicast
+c=$(last_run)
+rep=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.multicastRepair') || ' ' || json_extract(parameters, '$.\"ns3::UdpTransport::ParityBlock\"') FROM runs WHERE run_id = $c")
+check "NS_ATTRIBUTE_DEFAULT settings recorded (got $rep)" "'$rep' == 'resend 8'"
+out=$(NS_ATTRIBUTE_DEFAULT='ns3::UdpTransport::MulticastRepair=resend' "$SIM" "${base[@]}" \
+  --mode=multicast --ns3::UdpTransport::MulticastRepair=parity 2>&1)
+status=$?
+check "command line against NS_ATTRIBUTE_DEFAULT refused (exit $status)" \
+  "$status == 2 and 'NS_ATTRIBUTE_DEFAULT' in '''$out'''"
+out=$(NS_ATTRIBUTE_DEFAULT='MulticastRepair' "$SIM" "${base[@]}" 2>&1)
+status=$?
+check "malformed NS_ATTRIBUTE_DEFAULT refused (exit $status)" \
+  "$status == 2 and 'NS_ATTRIBUTE_DEFAULT' in '''$out'''"
 for key in ns3::UdpTransport::MinRto ns3::FpgaAggregator::Slots ns3::IdealTransport::SendRate RngRun RngSeed; do
   v=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.\"$key\"') FROM runs WHERE run_id = $a")
   check "$key recorded (got '$v')" "'$v' != ''"
