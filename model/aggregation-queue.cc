@@ -180,6 +180,21 @@ AggregationQueue::IsPending(uint32_t seq) const
     return SlotOf(seq).seq == static_cast<int64_t>(seq);
 }
 
+bool
+AggregationQueue::Contributed(uint32_t member, uint32_t seq) const
+{
+    if (m_slots.empty() || member >= m_members || seq >= m_count)
+    {
+        return true;
+    }
+    const Slot& s = SlotOf(seq);
+    if (s.seq == static_cast<int64_t>(seq))
+    {
+        return (s.mask & (uint64_t(1) << member)) != 0;
+    }
+    return s.doneSeq >= static_cast<int64_t>(seq) || s.seq > static_cast<int64_t>(seq);
+}
+
 std::vector<uint32_t>
 AggregationQueue::Missing(uint32_t seq) const
 {

@@ -68,6 +68,10 @@ class AggregationQueue : public Object
     bool IsPending(uint32_t seq) const;
     /// Members that have not contributed to pending segment \p seq.
     std::vector<uint32_t> Missing(uint32_t seq) const;
+    /// True if member \p member's contribution to segment \p seq is counted (or no longer
+    /// needed: the segment was summed, its slot moved on to a later segment, or the queue was
+    /// retired); false if the segment still needs it (pending without it, or not started).
+    bool Contributed(uint32_t member, uint32_t seq) const;
 
     /// Free the slots (late contributions become stale); statistics remain.
     void Retire();

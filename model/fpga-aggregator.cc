@@ -284,6 +284,8 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             QueueState st;
             st.queue = CreateObject<AggregationQueue>();
             st.queue->Setup(inputs, clique.slots > 0 ? clique.slots : m_slots, h.count);
+            st.freshHighest.assign(inputs, -1);
+            st.inputDelay.assign(inputs, 0.0);
             st.queue->TraceConnectWithoutContext(
                 "SlotCompleted",
                 Callback<void, uint32_t, Time>([this, h](uint32_t seq, Time wait) {
@@ -306,6 +308,33 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
         {
             st.payloadBytes = std::max(st.payloadBytes, packet->GetSize());
         }
+        if (h.timestamp > 0 && member < st.inputDelay.size())
+        {
+            st.inputDelay[member] =
+                std::max(st.inputDelay[member],
+                         Simulator::Now().GetSeconds() - static_cast<double>(h.timestamp) * 1e-9);
+        }
+        if (!fromChild && !(h.flags & IslandHeader::FLAG_RETRANSMISSION) &&
+            member < st.freshHighest.size())
+        {
+            // Loss detection at the first FPGA: the member's earlier segments not counted by
+            // now were lost on the way (its stream is in order on one path).
+            int64_t& highest = st.freshHighest[member];
+            if (static_cast<int64_t>(h.seq) > highest)
+            {
+                int64_t from = std::max<int64_t>(highest + 1, static_cast<int64_t>(h.seq) - 4096);
+                for (int64_t g = from; g < static_cast<int64_t>(h.seq); ++g)
+                {
+                    if (!st.queue->Contributed(member, static_cast<uint32_t>(g)))
+                    {
+                        ++st.gapRequests;
+                        AskEarly(st, clique, h.round, h.extra, static_cast<uint32_t>(g), h.count,
+                                 member);
+                    }
+                }
+                highest = h.seq;
+            }
+        }
         std::vector<int32_t> lanes;
         if (h.flags & IslandHeader::FLAG_VALUES)
         {
@@ -322,7 +351,13 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
         m_busy += service;
         Time ready = m_busyUntil + m_latency - now;
         bool overflowed = fromChild && (h.flags & IslandHeader::FLAG_OVERFLOW);
-        switch (st.queue->Contribute(member, h.seq, lanes, now, overflowed))
+        auto outcome = st.queue->Contribute(member, h.seq, lanes, now, overflowed);
+        if (h.flags & IslandHeader::FLAG_RETRANSMISSION)
+        {
+            NS_LOG_LOGIC("FPGA " << m_tag << ": resent input " << member << " of segment "
+                                 << h.seq << ": outcome " << outcome);
+        }
+        switch (outcome)
         {
         case AggregationQueue::ADDED:
             if (st.queue->Missing(h.seq).size() + 1 == inputs)
@@ -332,35 +367,15 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             }
             break;
         case AggregationQueue::COMPLETED:
-            Simulator::Schedule(ready, &FpgaAggregator::EmitResult, this, h.round, h.extra, h.seq,
-                                h.count, false, 0);
+            Simulator::Schedule(ready, [this, h]() {
+                EmitResult(h.round, h.extra, h.seq, h.count, false, 0, 1);
+            });
             break;
         case AggregationQueue::ALREADY_SUMMED:
-            if (fromChild)
-            {
-                break; // a partial sum resent after ours had left: nothing to do
-            }
-            ++st.resent;
-            if (clique.parent == 0)
-            {
-                Simulator::Schedule(ready, &FpgaAggregator::EmitResult, this, h.round, h.extra,
-                                    h.seq, h.count, true, static_cast<uint32_t>(h.island));
-            }
-            else
-            {
-                // The member missed the clique's sum: only the root has it. Ask up the tree
-                // with a header (not the partial sum again).
-                IslandHeader r;
-                r.type = IslandHeader::RESEND;
-                r.island = static_cast<uint16_t>(m_tag);
-                r.origin = h.island;
-                r.extra = h.extra;
-                r.round = h.round;
-                r.seq = h.seq;
-                r.count = h.count;
-                SendHeader(r, clique.parentAddress, m_port);
-            }
-            break;
+            // A copy of an input already summed (its first copy was late, not lost): dropped.
+            // A member resends a contribution only when an FPGA asks for it, and asks for a
+            // missing sum with a header-only request (HandleRequest): a duplicate is no request
+            // for the sum, and answering it would resend sums nobody lost.
         case AggregationQueue::DUPLICATE:
         case AggregationQueue::STALE:
             break;
@@ -369,9 +384,12 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
 }
 
 void
-FpgaAggregator::SendHeader(IslandHeader h, Ipv4Address to, uint16_t port)
+FpgaAggregator::SendHeader(IslandHeader h, Ipv4Address to, uint16_t port, bool stamp)
 {
-    h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    if (stamp)
+    {
+        h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    }
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(h);
     m_socket->SendTo(p, 0, InetSocketAddress(to, port));
@@ -387,14 +405,24 @@ FpgaAggregator::HandleRequest(const IslandHeader& h)
         return;
     }
     QueueState& st = qit->second;
+    NS_LOG_LOGIC("FPGA " << m_tag << ": request " << h << ", summed here "
+                         << st.queue->HasResult(h.seq));
     if (clique.parent != 0 && h.island == clique.parent)
     {
         // The parent's slot waits for our partial sum: send it again if we have it (if not,
-        // our own timeout is running).
-        if (st.queue->HasResult(h.seq))
+        // our own recovery is running) and it left before the request could have seen it
+        // (one that left later crossed the request: in flight, not lost).
+        double askedAt = static_cast<double>(h.timestamp) * 1e-9;
+        double crossed = askedAt - std::max(0.0, Simulator::Now().GetSeconds() - askedAt);
+        if (st.queue->HasResult(h.seq) &&
+            (h.seq >= st.partialAt.size() || st.partialAt[h.seq] < crossed))
         {
-            ++st.resent;
-            EmitResult(h.round, h.extra, h.seq, h.count, true, 0);
+            uint32_t copies = RepairCopies(st, h.seq, clique.parent, crossed);
+            if (copies > 0)
+            {
+                ++st.resent;
+                EmitResult(h.round, h.extra, h.seq, h.count, true, 0, copies);
+            }
         }
         return;
     }
@@ -422,34 +450,67 @@ FpgaAggregator::HandleRequest(const IslandHeader& h)
     }
     if (st.queue->HasResult(h.seq))
     {
-        ++st.resent;
         if (clique.parent == 0)
         {
-            EmitResult(h.round, h.extra, h.seq, h.count, true, h.origin);
+            double askedAt = static_cast<double>(h.timestamp) * 1e-9;
+            double crossed = askedAt - std::max(0.0, Simulator::Now().GetSeconds() - askedAt);
+            uint32_t copies = RepairCopies(st, h.seq, h.origin, crossed);
+            if (copies > 0)
+            {
+                ++st.resent;
+                EmitResult(h.round, h.extra, h.seq, h.count, true, h.origin, copies);
+            }
         }
         else
         {
+            // Passed up with the member's own timestamp: the root tells from it whether the
+            // member could have seen the sum when it asked.
             IslandHeader r = h;
             r.island = static_cast<uint16_t>(m_tag);
-            SendHeader(r, clique.parentAddress, m_port);
+            SendHeader(r, clique.parentAddress, m_port, false);
         }
         return;
     }
-    // Not summed here yet. If the requester's own input is missing, it was lost on the way
-    // (the requester has it): ask for it now rather than at the straggler timeout, at most
-    // once per quarter timeout. Otherwise another input is late: the timeout handles it.
-    std::vector<uint32_t> missing = st.queue->Missing(h.seq);
-    if (std::find(missing.begin(), missing.end(), input) == missing.end())
+    // Not summed here yet: a member misses the sum because an input of this slot is missing
+    // (lost on the way, or a child FPGA's partial sum lost or still waiting itself). Ask the
+    // missing inputs now rather than at the straggler timeout, each at most once per quarter
+    // timeout: a member ignores a request that crossed its own copy, a child FPGA one it
+    // cannot answer yet or whose partial sum it sent after the request left.
+    if (!st.queue->IsPending(h.seq))
     {
+        if (!st.queue->Contributed(input, h.seq))
+        {
+            AskEarly(st, clique, h.round, h.extra, h.seq, h.count, input);
+        }
         return;
     }
-    Time& asked = st.asked[(static_cast<uint64_t>(h.seq) << 7) | input];
-    if (!asked.IsZero() && Simulator::Now() - asked < Seconds(m_timeout.GetSeconds() / 4))
+    for (uint32_t m : st.queue->Missing(h.seq))
+    {
+        AskEarly(st, clique, h.round, h.extra, h.seq, h.count, m);
+    }
+}
+
+void
+FpgaAggregator::AskEarly(QueueState& st,
+                         const AggregatorClique& c,
+                         uint32_t round,
+                         uint16_t clique,
+                         uint32_t seq,
+                         uint32_t count,
+                         uint32_t input)
+{
+    Time& asked = st.asked[(static_cast<uint64_t>(seq) << 7) | input];
+    double again = m_timeout.GetSeconds() / 4;
+    if (input < st.inputDelay.size() && st.inputDelay[input] > 0)
+    {
+        again = std::min(again, 2.5 * st.inputDelay[input] + 1e-3);
+    }
+    if (!asked.IsZero() && Simulator::Now() - asked < Seconds(again))
     {
         return;
     }
     asked = Simulator::Now();
-    AskInput(clique, h.round, h.extra, h.seq, h.count, input);
+    AskInput(c, round, clique, seq, count, input);
 }
 
 void
@@ -460,6 +521,7 @@ FpgaAggregator::AskInput(const AggregatorClique& c,
                          uint32_t count,
                          uint32_t input)
 {
+    NS_LOG_LOGIC("FPGA " << m_tag << " asks input " << input << " for segment " << seq);
     IslandHeader h;
     h.type = IslandHeader::RESEND;
     h.origin = static_cast<uint16_t>(m_tag);
@@ -480,13 +542,31 @@ FpgaAggregator::AskInput(const AggregatorClique& c,
     }
 }
 
+uint32_t
+FpgaAggregator::RepairCopies(QueueState& st, uint32_t seq, uint32_t receiver, double crossed)
+{
+    auto& [k, last] = st.resends[(static_cast<uint64_t>(seq) << 16) | (receiver & 0xFFFF)];
+    double sent = seq < st.sentAt.size() ? st.sentAt[seq] : -1.0;
+    if (crossed < std::max(sent, k > 0 ? last : -1.0))
+    {
+        // The request left before our last copy of this sum could have reached the receiver
+        // (the first one, or a resend; requests asked again come in copies): not a loss.
+        return 0;
+    }
+    uint32_t copies = k >= 3 ? 8 : (1u << k);
+    ++k;
+    last = Simulator::Now().GetSeconds();
+    return copies;
+}
+
 void
 FpgaAggregator::EmitResult(uint32_t round,
                            uint16_t clique,
                            uint32_t seq,
                            uint32_t count,
                            bool resend,
-                           uint32_t member)
+                           uint32_t member,
+                           uint32_t copies)
 {
     auto qit = m_queues.find(Key(round, clique));
     if (qit == m_queues.end() || !m_socket || m_failed)
@@ -537,19 +617,44 @@ FpgaAggregator::EmitResult(uint32_t round,
     if (!root)
     {
         // One partial sum per segment up the tree edge (again only when the parent asks).
-        ++m_partials;
-        m_socket->SendTo(p, 0, SumAddress(c.parentAddress, m_port));
+        if (st.partialAt.size() < count)
+        {
+            st.partialAt.resize(count, -1.0);
+        }
+        st.partialAt[seq] = Simulator::Now().GetSeconds();
+        if (!resend)
+        {
+            if (st.sentAt.size() < count)
+            {
+                st.sentAt.resize(count, -1.0);
+            }
+            st.sentAt[seq] = Simulator::Now().GetSeconds();
+        }
+        for (uint32_t i = 0; i < std::max<uint32_t>(1, copies); ++i)
+        {
+            ++m_partials;
+            m_socket->SendTo(i + 1 < copies ? p->Copy() : p, 0,
+                             SumAddress(c.parentAddress, m_port));
+        }
+        return;
+    }
+    if (resend)
+    {
+        for (uint32_t i = 0; i < std::max<uint32_t>(1, copies); ++i)
+        {
+            ++m_results;
+            m_socket->SendTo(i + 1 < copies ? p->Copy() : p, 0,
+                             SumAddress(m_directory.at(member), m_islandPort));
+        }
         return;
     }
     ++m_results;
-    if (resend)
+    if (st.sentAt.size() < count)
     {
-        m_socket->SendTo(p, 0, SumAddress(m_directory.at(member), m_islandPort));
+        st.sentAt.resize(count, -1.0);
     }
-    else
-    {
-        m_multicast.Send(p, c.group, m_islandPort, c.groupDevices);
-    }
+    st.sentAt[seq] = Simulator::Now().GetSeconds();
+    m_multicast.Send(p, c.group, m_islandPort, c.groupDevices);
 }
 
 InetSocketAddress

@@ -78,11 +78,16 @@ struct AggregationStats
  * - a slot waiting longer than Timeout asks its missing inputs only: members by RESEND to
  *   the island, child FPGAs by RESEND to the child, which resends its partial sum if it has
  *   it (a child still waiting itself ignores the request: its own timeout is running);
- * - a member resending a contribution whose sum it missed (or sending a header-only RESEND
- *   request for it): the root sends the sum again by unicast; a non-root FPGA that summed the
- *   segment passes a header-only request (RESEND, origin = the member) up the tree; an FPGA
- *   that has not summed it yet and misses the requester's input asks for that input at once
- *   (it was lost on the way; at most once per quarter Timeout per input).
+ * - a gap in a member's first transmissions (seq arrives, an earlier segment of that member
+ *   is not counted): the earlier one was lost on the way (a member's stream follows one path
+ *   in order): the FPGA asks that member alone for it at once (RESEND), not at the timeout;
+ * - a member missing a sum sends a header-only RESEND request for it: the root sends the sum
+ *   again by unicast to that member alone; a non-root FPGA that summed the segment passes the
+ *   request (origin = the member) up the tree; an FPGA that has not summed it yet and misses
+ *   the requester's input asks for that input at once (it was lost on the way; at most once
+ *   per quarter Timeout per input);
+ * - a contribution arriving again for a segment already summed (its first copy was late, not
+ *   lost) or already counted is dropped: every slot counts each input once.
  * Back-pressure: a member reuses slot seq mod slots only after the clique's sum of seq came
  * back, which implies that every FPGA of the tree completed seq: one window of slots per
  * clique at every FPGA of its tree suffices.
@@ -142,13 +147,32 @@ class FpgaAggregator : public Application
         uint64_t timeouts = 0;
         uint64_t resent = 0;
         std::map<uint64_t, Time> asked; ///< (segment, input) -> last early resend request
+        /// Member inputs: the highest segment that arrived as a first transmission (-1: none).
+        /// A member's stream follows one path in order, so a first transmission of seq
+        /// reveals the loss of every earlier segment of that member not counted yet.
+        std::vector<int64_t> freshHighest;
+        uint64_t gapRequests = 0; ///< Resend requests sent on a gap (loss detected at once).
+        std::vector<double> partialAt; ///< Non-root: when each partial sum last left, s.
+        std::vector<double> sentAt; ///< When each (partial) sum first left, s.
+        /// Per input: the largest one-way delay of its contributions (their timestamps), s;
+        /// an input is asked again for a segment after 2.5 of it (one round trip, margin).
+        std::vector<double> inputDelay;
+        /// (segment, receiver) -> times resent, and when last.
+        std::map<uint64_t, std::pair<uint32_t, double>> resends;
         std::set<uint32_t> marked; ///< Segments with a contribution that arrived marked CE.
     };
 
     static uint64_t Key(uint32_t round, uint16_t clique);
     void HandleRead(Ptr<Socket> socket);
+    /// Send the (partial) sum of \p seq: first time to the parent or the group; \p resend: to
+    /// the parent, or by unicast to \p member, in \p copies back-to-back copies.
     void EmitResult(uint32_t round, uint16_t clique, uint32_t seq, uint32_t count, bool resend,
-                    uint32_t member);
+                    uint32_t member, uint32_t copies = 1);
+    /// Redundant repair: the k-th resend of one (partial) sum to one receiver goes out in
+    /// min(2^(k-1), 8) copies, so that a far receiver does not need k round trips; 0 (none)
+    /// for a request made before the sum's last copy could have reached the receiver
+    /// (\p crossed: the request's send time minus its one-way delay).
+    uint32_t RepairCopies(QueueState& st, uint32_t seq, uint32_t receiver, double crossed);
     void HandleRequest(const IslandHeader& h);
     uint32_t ServiceTag(const AggregatorClique& c) const;
     /// Where a sum to \p to goes: ECT(0) in the TOS when Ecn is on.
@@ -161,7 +185,19 @@ class FpgaAggregator : public Application
                   uint32_t seq,
                   uint32_t count,
                   uint32_t input);
-    void SendHeader(IslandHeader h, Ipv4Address to, uint16_t port);
+    /// Send a header-only packet; \p stamp: with the current time as its timestamp (false:
+    /// a request passed on keeps its requester's).
+    void SendHeader(IslandHeader h, Ipv4Address to, uint16_t port, bool stamp = true);
+    /// Ask input \p input for segment \p seq at once unless it was asked less than a round
+    /// trip to it ago (at most a quarter Timeout; the input also ignores a request crossing
+    /// its own resend).
+    void AskEarly(QueueState& st,
+                  const AggregatorClique& c,
+                  uint32_t round,
+                  uint16_t clique,
+                  uint32_t seq,
+                  uint32_t count,
+                  uint32_t input);
     uint64_t m_partials = 0;
     void CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq, uint32_t requests);
 

@@ -24,6 +24,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstring>
 
@@ -311,10 +312,9 @@ UdpTransport::Send(const OutMessage& message)
         s.destTag = message.dest.IsMulticast() ? GROUP_TAG : message.receivers.front();
     }
     s.state = OutgoingTransfer(SegmentCount(message.bytes), message.receivers);
-    if (message.type == IslandHeader::DATA)
-    {
-        s.state.SetMaxRepairCopies(RepairCopies());
-    }
+    // Redundant repair (the k-th resend of a segment goes out in up to 2^(k-1) copies): for
+    // data, and for contributions, which are resent only when an FPGA asks for them again.
+    s.state.SetMaxRepairCopies(RepairCopies());
     if (message.type == IslandHeader::DATA && message.dest.IsMulticast() &&
         m_multicastRepair == "parity")
     {
@@ -694,6 +694,7 @@ UdpTransport::Finish(uint64_t handle)
     s.sendEvent.Cancel();
     s.rtoEvent.Cancel();
     Unregister(s);
+    s.requestEvent.Cancel();
     OnClose(s);
     m_byDest.erase(std::make_tuple(s.msg.round, s.destTag, s.msg.tag));
     m_out.erase(it);
@@ -760,13 +761,14 @@ UdpTransport::OnRto(uint64_t handle)
     OnTimeout(s);
     if (s.msg.type == IslandHeader::CONTRIBUTION)
     {
-        // No sums for a while: resend the contributions whose sums are missing.
-        auto in = m_in.find(InKey(s.msg.round, s.destTag, 0));
-        IncomingTransfer none(s.state.Count());
-        const IncomingTransfer& got = in == m_in.end() ? none : in->second.state;
-        s.state.OnAck(s.destTag, got.Cumulative(), got.Missing(s.state.Count(), NackRanges()),
-                      Simulator::Now().GetSeconds());
-        Resume(handle);
+        // No sums for a while: ask for the missing ones (header-only). Only the FPGA knows
+        // whether a contribution or a sum was lost: it asks for the contributions it lacks
+        // (HandleResend) and resends the sums it has; resending every contribution whose sum
+        // is missing would resend the whole window for one lost packet.
+        uint32_t asked = RequestSums(s, s.state.NextNew(),
+                                     Simulator::Now().GetSeconds() - s.srtt);
+        NS_LOG_INFO("island " << m_islandId << " round " << s.msg.round << ": " << asked
+                              << " missing sums requested at the timeout");
     }
     else
     {
@@ -1101,10 +1103,10 @@ UdpTransport::HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     }
     if (s)
     {
-        // A sum acknowledges this island's contribution; missing sums below the highest one
-        // received make it resend those contributions, if they were sent before this sum's
-        // contribution (sums come back in segment order unless something was lost).
+        // A sum acknowledges this island's contribution (sums come back in segment order
+        // unless something was lost).
         double now = Simulator::Now().GetSeconds();
+        s->sumDelay = std::max(s->sumDelay, now - static_cast<double>(h.timestamp) * 1e-9);
         if (fresh)
         {
             s->lastProgress = Simulator::Now();
@@ -1114,14 +1116,15 @@ UdpTransport::HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce)
             }
         }
         s->highest[s->destTag] = in.state.Highest();
-        std::size_t queuedBefore = s->state.QueuedRetransmissions();
         Feedback fb;
-        fb.progress = s->state.OnAck(s->destTag, in.state.Cumulative(),
-                                     in.state.Missing(in.state.Highest(), NackRanges()),
-                                     s->state.SentAt(h.seq));
-        fb.lost = static_cast<uint32_t>(
-            std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
-        fb.lostHighest = s->state.LastQueuedHighest();
+        // Sums acknowledge contributions cumulatively; a missing sum below this one is asked
+        // for (header-only, RequestSums) if its contribution or last request left before this
+        // sum's contribution: the FPGA then resends the sum, or asks for the contribution it
+        // lacks. Contributions are resent only when an FPGA asks (HandleResend).
+        fb.progress = s->state.OnAck(s->destTag, in.state.Cumulative(), {},
+                                     -std::numeric_limits<double>::infinity());
+        RequestSums(*s, in.state.Highest(), s->state.SentAt(h.seq));
+        ArmSumRequest(s->handle);
         fb.ecn = ce || (h.flags & IslandHeader::FLAG_ECN_ECHO);
         fb.markedSeq = h.seq;
         if (fb.ecn)
@@ -1169,6 +1172,18 @@ UdpTransport::HandleResend(const IslandHeader& h)
     {
         return;
     }
+    // The FPGA asked at h.timestamp; whatever this member sent more than the request's
+    // one-way delay before that had reached it. A copy sent later crossed the request: it is
+    // in flight, not lost, and resending it would only make a duplicate.
+    double now = Simulator::Now().GetSeconds();
+    double askedAt = h.timestamp > 0 ? static_cast<double>(h.timestamp) * 1e-9 : now;
+    double crossed = askedAt - std::max(0.0, now - askedAt);
+    NS_LOG_LOGIC("island " << m_islandId << " asked for contribution " << h.seq << " (last sent "
+                           << s->state.SentAt(h.seq) << " s, crossing before " << crossed << ")");
+    if (s->state.SentAt(h.seq) >= crossed)
+    {
+        return;
+    }
     // Bounded: an FPGA that keeps asking (e.g. because a member fell back) cannot make this
     // member resend forever.
     uint32_t& asked = m_resendRequests[{s->handle, h.seq}];
@@ -1176,8 +1191,126 @@ UdpTransport::HandleResend(const IslandHeader& h)
     {
         return;
     }
-    s->state.OnAck(h.island, 0, {{h.seq, 1}}, Simulator::Now().GetSeconds());
+    std::size_t queuedBefore = s->state.QueuedRetransmissions();
+    s->state.OnAck(h.island, 0, {{h.seq, 1}}, crossed);
+    Feedback fb;
+    fb.lost = static_cast<uint32_t>(
+        std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
+    fb.lostHighest = s->state.LastQueuedHighest();
+    if (fb.lost > 0)
+    {
+        OnFeedback(*s, fb); // a lost contribution: a congestion window hears of it
+    }
     Resume(s->handle);
+}
+
+double
+UdpTransport::RequestRtt(const Stream& s) const
+{
+    return s.sumDelay > 0 ? std::max(m_minRto.GetSeconds(), 2.5 * s.sumDelay + 1e-3) : s.srtt;
+}
+
+void
+UdpTransport::ArmSumRequest(uint64_t handle)
+{
+    auto it = m_out.find(handle);
+    if (it == m_out.end() || it->second.requestEvent.IsRunning())
+    {
+        return;
+    }
+    it->second.requestEvent = Simulator::Schedule(Seconds(RequestRtt(it->second)),
+                                                  &UdpTransport::OnSumRequestTimer, this, handle);
+}
+
+void
+UdpTransport::OnSumRequestTimer(uint64_t handle)
+{
+    auto it = m_out.find(handle);
+    if (it == m_out.end() || !m_socket)
+    {
+        return;
+    }
+    Stream& s = it->second;
+    auto in = m_in.find(InKey(s.msg.round, s.destTag, 0));
+    if (in == m_in.end())
+    {
+        return;
+    }
+    // Gaps below the highest sum received are asked for; the next sum due (tail loss) only
+    // when no new sum has come for a request round trip (sums stalled, not merely queued).
+    double now = Simulator::Now().GetSeconds();
+    uint32_t due = in->second.state.Highest();
+    if (now - s.lastProgress.GetSeconds() >= RequestRtt(s))
+    {
+        due = std::min(s.state.NextNew(), due + 1);
+    }
+    RequestSums(s, due, now - RequestRtt(s));
+    if (in->second.state.Cumulative() < s.state.NextNew())
+    {
+        ArmSumRequest(handle);
+    }
+}
+
+uint32_t
+UdpTransport::RequestSums(Stream& s, uint32_t upTo, double sentBefore)
+{
+    auto in = m_in.find(InKey(s.msg.round, s.destTag, 0));
+    if (in == m_in.end() || !m_socket)
+    {
+        return 0; // no sum at all yet: the first ones are still due
+    }
+    const IncomingTransfer& got = in->second.state;
+    double now = Simulator::Now().GetSeconds();
+    upTo = std::min(upTo, s.state.NextNew());
+    uint32_t requested = 0;
+    for (const auto& [first, length] : got.Missing(upTo, NackRanges()))
+    {
+        for (uint64_t seq = first; seq < static_cast<uint64_t>(first) + length && seq < upTo;
+             ++seq)
+        {
+            auto it = s.sumRequested.find(static_cast<uint32_t>(seq));
+            double last = s.state.SentAt(static_cast<uint32_t>(seq));
+            uint32_t times = 0;
+            if (it != s.sumRequested.end())
+            {
+                if (now - it->second.first < RequestRtt(s))
+                {
+                    continue; // asked within the last round trip: the answer may be on its way
+                }
+                last = std::max(last, it->second.first);
+                times = it->second.second;
+            }
+            if (last >= sentBefore)
+            {
+                continue;
+            }
+            IslandHeader h;
+            h.type = IslandHeader::RESEND;
+            h.island = static_cast<uint16_t>(m_islandId);
+            h.origin = static_cast<uint16_t>(m_islandId);
+            h.extra = s.msg.cliqueKey;
+            h.round = s.msg.round;
+            h.seq = static_cast<uint32_t>(seq);
+            h.count = s.state.Count();
+            h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+            Ptr<Packet> p = Create<Packet>();
+            p->AddHeader(h);
+            // A request asked again goes out in copies (2 from the second, 4 from the third
+            // time: a far member's request and its answer are both lossy; the FPGAs answer
+            // copies arriving together once).
+            uint32_t copies = times >= 2 ? 4 : (times == 1 ? 2 : 1);
+            for (uint32_t c = 0; c < copies; ++c)
+            {
+                m_socket->SendTo(c + 1 < copies ? p->Copy() : p, 0,
+                                 InetSocketAddress(s.msg.dest, s.port));
+            }
+            s.sumRequested[static_cast<uint32_t>(seq)] = {now, times + 1};
+            ++requested;
+            NS_LOG_LOGIC("island " << m_islandId << " asks for sum " << seq << " of round "
+                                   << s.msg.round);
+        }
+    }
+    return requested;
 }
 
 void

@@ -124,6 +124,10 @@ class UdpTransport : public IslandTransport
         std::map<uint32_t, uint32_t> parityFrom; ///< receiver -> first block it may miss
         std::vector<Ptr<NetDevice>> egress; ///< This node's devices the stream leaves by.
         Time egressAt = Seconds(-1);        ///< When egress was looked up.
+        /// Contributions: segment -> when its missing sum was last requested, and how often.
+        std::map<uint32_t, std::pair<double, uint32_t>> sumRequested;
+        double sumDelay = 0; ///< Contributions: largest one-way delay of a sum from its FPGA.
+        EventId requestEvent; ///< Contributions: the missing-sum request timer.
     };
 
     /// What an ack (or a sum) told a stream.
@@ -243,6 +247,18 @@ class UdpTransport : public IslandTransport
     /// Retransmissions or parity queued.
     static bool RepairQueued(const Stream& s);
     void Unregister(const Stream& s);
+    /// Contributions: header-only requests (RESEND) to the FPGA for the sums missing below
+    /// \p upTo whose contribution (or last request) left before \p sentBefore and that were
+    /// not requested within the last round trip. Returns how many were requested.
+    uint32_t RequestSums(Stream& s, uint32_t upTo, double sentBefore);
+    /// Contributions: the round trip of a sum request (to the FPGA, up the tree, the sum
+    /// back): 2.5 times the largest one-way delay of a sum seen, plus 1 ms.
+    double RequestRtt(const Stream& s) const;
+    /// Contributions: arm the request timer (if not running).
+    void ArmSumRequest(uint64_t handle);
+    /// Contributions: ask for the sums missing below the highest one received and for the
+    /// next one due (tail loss), each at most once per RequestRtt.
+    void OnSumRequestTimer(uint64_t handle);
     void StoreValues(InStream& in, const IslandHeader& h, Ptr<Packet> packet);
     void SendAck(uint32_t round, uint32_t origin, uint16_t tag, InStream& in, uint64_t echo,
                  bool full);

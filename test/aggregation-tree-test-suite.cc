@@ -580,19 +580,20 @@ class TreeLossTestCase : public TreeTestCase
         NS_TEST_EXPECT_MSG_EQ(fellBack, 0u, "loss is repaired, not fallen back from");
         NS_TEST_EXPECT_MSG_GT(partialsResent, 0u, "a lost partial sum was resent");
         NS_TEST_EXPECT_MSG_GT(resultsResent, 0u, "a lost sum was resent");
-        // The FPGAs never amplify: each resent sum answers one member's resent contribution
-        // (or request), and partial sums are resent only for the ones lost (1% a link).
-        uint64_t islandResends = 0;
-        for (const auto& ir : r.islandRounds)
-        {
-            islandResends += ir.retransmittedSegments;
-        }
+        // The FPGAs never amplify: a sum is resent (by unicast) only to a member that asked
+        // for it after its copy could have arrived, partial sums only when the parent misses
+        // them. A sum crosses about five links from the root to a member (about 5% lost at 1%
+        // a link), and the k-th resend of one sum to one member goes out in 2^(k-1) copies:
+        // under 10% of the sums delivered (before this bound: 134%, every member resending
+        // the contribution of a slot held up by one loss, each resend drawing a sum).
         uint64_t partialsSent = rounds * segments * 6; // six non-root FPGAs
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(resultsResent, islandResends, "one sum per request");
+        uint64_t sumsDelivered = rounds * segments * 8; // eight members
+        NS_TEST_EXPECT_MSG_LT(resultsResent, sumsDelivered / 10, "sums resent < 10%");
         NS_TEST_EXPECT_MSG_LT(partialsResent, partialsSent / 20, "partial sums resent < 5%");
-        // What the members resend is their transport's policy (a member resends every
-        // contribution whose sum is missing below the highest one received: a slot held up by
-        // one member's loss makes every member resend it); printed, not bounded here.
+        // The members resend only the contributions an FPGA asked for (lost on the way), not
+        // every contribution whose sum is missing: under 5% of their bytes (issue 11).
+        NS_TEST_EXPECT_MSG_LT(static_cast<double>(r.retransmittedBytes),
+                              0.05 * rounds * model * 8.0, "members resent < 5%");
         double sent = rounds * model * 8.0;
         std::cout << "3-level tree, 1% loss: members resent " << r.retransmittedBytes / sent * 100
                   << "% of their contributions' bytes; FPGAs resent " << partialsResent

@@ -13,11 +13,16 @@
 // 0.70 / 0.93 (all-in-one); multicast (parity repair, the default) 0.58 / 0.80 and 0.49 /
 // 0.51; multicast at 5% also runs with MulticastRepair=resend for comparison (0.90 and 0.81,
 // reported, not held to the bound) and parity must beat it; the parity runs must have sent
-// parity segments and recovered segments from them. Aggregation (another lane's
-// exchange: members' contributions up the FPGA tree, sums down) does NOT meet it yet: 0.39 /
-// 1.41 and 1.20 / 1.21, so it is held to 1.5x the bound (kAggregationSlack), the bound it
-// meets. The ratios are printed with --verbose; scripts/loss-envelope.py measures the same at
-// larger sizes (doc/loss-envelope.rst).
+// parity segments and recovered segments from them. Aggregation (members'
+// contributions up the FPGA tree, sums down) is held to the bound at 1%, where it also resends
+// little (issue 11: members' resent bytes under 5% of the bytes they contribute, members x
+// model per clique-round) and never falls back from the FPGAs; measured 0.76 / 3.1% resent
+// (3x3-rotating), 0.67 / 3.0% (all-in-one). At 5% it does NOT meet the bound yet: 1.17
+// (3x3-rotating), 1.45 (all-in-one, where a far member that misses the same sum through
+// several lossy request round trips falls back after AggregatorTimeout), so it is held to
+// 1.5x the bound there (kAggregationSlack5), as before the recovery was reworked. The ratios
+// are printed with --verbose; scripts/loss-envelope.py measures the same at larger sizes
+// (doc/loss-envelope.rst).
 
 #include "test-util.h"
 
@@ -64,12 +69,15 @@ class LossEnvelopeTestCase : public TestCase
     static constexpr uint64_t kModel = 2000000;
     static constexpr uint32_t kRounds = 2;
     static constexpr uint32_t kValues = kModel / 8; // every value of the model is checked
-    /// Aggregation is held to this multiple of the bound (see the file comment); every other
-    /// mode to the bound itself.
-    static constexpr double kAggregationSlack = 1.5;
-    double Slack() const
+    /// Issue 11: at 1% loss on every link, aggregation resends less than this share of the
+    /// bytes its members contribute.
+    static constexpr double kAggregationResent = 0.05;
+    /// Aggregation at 5% loss is held to this multiple of the bound (see the file comment);
+    /// every other mode and loss to the bound itself.
+    static constexpr double kAggregationSlack5 = 1.5;
+    double Slack(double loss) const
     {
-        return m_mode == ExchangePattern::AGGREGATION ? kAggregationSlack : 1.0;
+        return m_mode == ExchangePattern::AGGREGATION && loss > 0.01 ? kAggregationSlack5 : 1.0;
     }
 
     struct Outcome
@@ -194,6 +202,34 @@ class LossEnvelopeTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_EQ(cm.second, 0u, city << ": a value or sum was wrong");
             }
             NS_TEST_EXPECT_MSG_EQ(o.result.rounds.size(), lossFree.size(), "clique-rounds");
+            if (m_mode == ExchangePattern::AGGREGATION)
+            {
+                // Loss is repaired in the tree, not by giving up on the FPGAs, and only what
+                // was lost is resent (issue 11: under 5% of the contributed bytes at 1%).
+                if (loss <= 0.01)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(fellBack, false, "aggregation fell back at 1% loss");
+                }
+                uint64_t contributed = 0;
+                uint64_t resent = 0;
+                for (const auto& rec : o.result.rounds)
+                {
+                    contributed += static_cast<uint64_t>(SplitMembers(rec.members).size()) * kModel;
+                    resent += rec.retransmittedBytes;
+                }
+                std::printf("    aggregation %s p=%.0f%%: members resent %.2f%% of the %.1f MB "
+                            "they contributed\n",
+                            m_schedule.c_str(), loss * 100,
+                            100.0 * static_cast<double>(resent) / static_cast<double>(contributed),
+                            static_cast<double>(contributed) / 1e6);
+                NS_TEST_EXPECT_MSG_GT(resent, 0u, "loss made members resend");
+                if (loss <= 0.01)
+                {
+                    NS_TEST_EXPECT_MSG_LT(static_cast<double>(resent),
+                                          kAggregationResent * static_cast<double>(contributed),
+                                          "resent bytes at 1% loss");
+                }
+            }
             for (const auto& rec : o.result.rounds)
             {
                 if (rec.pattern.find("fell back") != std::string::npos)
@@ -217,7 +253,7 @@ class LossEnvelopeTestCase : public TestCase
                 o.worst = std::max(o.worst, measured / bound);
                 if (repair == "parity")
                 {
-                    NS_TEST_EXPECT_MSG_LT_OR_EQ(measured, Slack() * bound,
+                    NS_TEST_EXPECT_MSG_LT_OR_EQ(measured, Slack(loss) * bound,
                                                 "round " << rec.round << " " << rec.members
                                                          << " at loss " << loss
                                                          << " outside the envelope");
