@@ -1458,14 +1458,17 @@ UdpTransport::HandleAck(const IslandHeader& h, Ptr<Packet> packet)
                                  static_cast<double>(h.timestamp) * 1e-9, known);
     fb.lost = static_cast<uint32_t>(
         std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
+    fb.lostHighest = s->state.LastQueuedHighest();
     if (s->parity)
     {
+        // Losses repaired by parity are congestion signals like resent ones (the window's
+        // loss cut keys on lostHighest; set before the parity, it was overwritten here and a
+        // congestion-controlled multicast never cut its window on loss).
         int64_t highest = -1;
         fb.lost += QueueParity(*s, h.island, held, static_cast<double>(h.timestamp) * 1e-9,
                                highest);
         fb.lostHighest = std::max(fb.lostHighest, highest);
     }
-    fb.lostHighest = s->state.LastQueuedHighest();
     fb.ecn = (h.flags & IslandHeader::FLAG_ECN_ECHO) != 0;
     fb.markedSeq = h.count > 0 ? h.count - 1 : 0;
     if (fb.ecn)
