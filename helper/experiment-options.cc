@@ -229,6 +229,13 @@ SchedulePath(const std::string& s)
     return IntelligentNetworkDataDir() + "/schedules/" + s + ".json";
 }
 
+/// An argument without its leading "--" or "-" (what follows is name=value).
+std::string
+ArgumentBody(const std::string& arg)
+{
+    return arg.substr(arg.rfind("--", 0) == 0 ? 2 : arg.rfind('-', 0) == 0);
+}
+
 } // namespace
 
 TypeId
@@ -434,7 +441,7 @@ ExperimentOptions::EnvironmentArguments(const char* env, const std::vector<std::
         std::string value = entry.substr(eq + 1);
         for (const std::string& arg : args)
         {
-            std::string body = arg.substr(arg.rfind("--", 0) == 0 ? 2 : arg.rfind('-', 0) == 0);
+            std::string body = ArgumentBody(arg);
             auto aeq = body.find('=');
             if (body.substr(0, aeq) == path && aeq != std::string::npos &&
                 body.substr(aeq + 1) != value)
@@ -483,7 +490,7 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
     // ns-3's --Print* options (and --help) print and exit first, whatever else is given.
     for (const std::string& arg : args)
     {
-        std::string name = arg.substr(arg.rfind("--", 0) == 0 ? 2 : arg.rfind('-', 0) == 0);
+        std::string name = ArgumentBody(arg);
         name = name.substr(0, name.find('='));
         if (std::find(std::begin(kHardOptions), std::end(kHardOptions), name) !=
             std::end(kHardOptions))
@@ -507,7 +514,7 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
             throw std::invalid_argument("unexpected argument '" + arg +
                                         "' (options are written --name=value)");
         }
-        std::string body = arg.substr(arg.rfind("--", 0) == 0 ? 2 : 1);
+        std::string body = ArgumentBody(arg); // arg starts with - (checked above)
         auto eq = body.find('=');
         std::string name = body.substr(0, eq);
         bool hasValue = eq != std::string::npos;
