@@ -128,47 +128,121 @@ CcTransport::WarmKey(const Stream& s)
     return s.msg.dest.IsMulticast() ? (uint64_t{1} << 32) | s.msg.dest.Get() : s.destTag;
 }
 
+uint64_t
+CcTransport::Key(const Stream& s) const
+{
+    // The messages of one round to one destination share a window. WarmWindow false: every
+    // message is a connection of its own (from InitialWindow).
+    return m_warm ? (uint64_t{s.msg.round} << 34) | WarmKey(s) : (uint64_t{1} << 63) | s.handle;
+}
+
+uint32_t
+CcTransport::Global(const State& st, const Connection& c, uint32_t seq)
+{
+    return seq < st.global.size() ? st.global[seq] : c.sent;
+}
+
+uint32_t
+CcTransport::ConnectionInFlight(const Connection& c) const
+{
+    uint32_t n = 0;
+    for (uint64_t h : c.streams)
+    {
+        auto it = const_cast<CcTransport*>(this)->Streams().find(h);
+        if (it != const_cast<CcTransport*>(this)->Streams().end())
+        {
+            n += InFlight(it->second);
+        }
+    }
+    return n;
+}
+
+void
+CcTransport::ResumeWindow(Connection& c, uint64_t delivered, double srtt)
+{
+    // The next message to this destination starts from the window this busy period's mean
+    // rate implies (segments delivered / duration x SRTT), at most the window it ended with:
+    // streams that finish last grow into the capacity the others left, and restarting
+    // every stream of the next round at such windows at once overflowed the queues
+    // (nine-city all-in-one, 100 MB, 64 KB segments, 100-packet queues: unicast resent
+    // 2096 MB and aggregation 247 MB in the second round, none of that in the first). The
+    // busy period is every message of a round to the destination back to back (the chunks
+    // of a collective): one short message's mean rate would be its own slow start.
+    double duration = Simulator::Now().GetSeconds() - c.busySince;
+    double validated = duration > 0 ? delivered / duration * srtt : 0;
+    if (m_resumeMean)
+    {
+        c.window.Resume(validated);
+    }
+    else
+    {
+        c.window.Restart();
+    }
+}
+
 void
 CcTransport::OnOpen(Stream& s)
 {
-    CongestionWindowConfig config;
-    config.algorithm = m_algorithm;
-    config.initialWindow = m_initialWindow;
-    config.minWindow = std::min(m_minWindow, m_initialWindow);
-    config.beta = m_beta;
-    CongestionWindow window(config);
-    auto warm = m_warmWindows.find(WarmKey(s));
-    if (m_warm && warm != m_warmWindows.end())
+    uint64_t key = Key(s);
+    auto [it, fresh] = m_connections.try_emplace(key);
+    Connection& c = it->second;
+    if (fresh)
     {
-        window = warm->second;
-        window.Restart();
+        // A busy period starts: the first message of a round to this destination, or one
+        // after a pause. It continues from the window the last busy period to the destination
+        // resumed from (as a persistent connection keeps its window), or a fresh one.
+        auto warm = m_warmWindows.find(WarmKey(s));
+        if (m_warm && warm != m_warmWindows.end())
+        {
+            c.window = warm->second;
+            c.window.Restart();
+        }
+        else
+        {
+            CongestionWindowConfig config;
+            config.algorithm = m_algorithm;
+            config.initialWindow = m_initialWindow;
+            config.minWindow = std::min(m_minWindow, m_initialWindow);
+            config.beta = m_beta;
+            c.window = CongestionWindow(config);
+        }
+        c.busySince = Simulator::Now().GetSeconds();
     }
-    m_state.emplace(s.handle, State{window, 0, 0});
-    UpdateRate(s);
+    c.streams.push_back(s.handle);
+    m_state.emplace(s.handle, State{key, 0, {}});
+    // The new stream takes its share of the pacing rate; the others keep sending (a sibling
+    // may be inside its own SendNext here: no wake, only the next gap changes).
+    UpdateRates(c, false);
+    SetRate(s.handle, s.rateBps);
 }
 
 void
 CcTransport::OnClose(Stream& s)
 {
     auto it = m_state.find(s.handle);
-    if (it != m_state.end())
+    if (it == m_state.end())
     {
-        // The next message to this destination starts from the window this one's mean rate
-        // implies (segments delivered / duration x SRTT), at most the window it ended with:
-        // streams that finish last grow into the capacity the others left, and restarting
-        // every stream of the next round at such windows at once overflowed the queues
-        // (nine-city all-in-one, 100 MB, 64 KB segments, 100-packet queues: unicast resent
-        // 2096 MB and aggregation 247 MB in the second round, none of that in the first).
-        CongestionWindow& w = it->second.window;
-        double duration = (Simulator::Now() - s.opened).GetSeconds();
-        double validated = duration > 0 ? Delivered(s) / duration * s.srtt : 0;
-        if (m_resumeMean)
-        {
-            w.Resume(validated);
-        }
-        m_warmWindows.insert_or_assign(WarmKey(s), w);
-        m_state.erase(it);
+        return;
     }
+    auto ci = m_connections.find(it->second.key);
+    m_state.erase(it);
+    if (ci == m_connections.end())
+    {
+        return;
+    }
+    Connection& c = ci->second;
+    c.busyDelivered += Delivered(s);
+    c.streams.erase(std::remove(c.streams.begin(), c.streams.end(), s.handle), c.streams.end());
+    if (!c.streams.empty())
+    {
+        return; // the window lives on with the other messages to this destination
+    }
+    if (m_warm)
+    {
+        ResumeWindow(c, c.busyDelivered, c.srtt > 0 ? c.srtt : s.srtt);
+        m_warmWindows.insert_or_assign(WarmKey(s), c.window);
+    }
+    m_connections.erase(ci);
 }
 
 bool
@@ -179,77 +253,141 @@ CcTransport::WindowOpen(const Stream& s) const
     {
         return true;
     }
-    uint32_t inFlight = InFlight(s);
-    it->second.maxInFlight = std::max(it->second.maxInFlight, inFlight);
-    return inFlight < it->second.window.Window();
+    const Connection& c = m_connections.at(it->second.key);
+    uint32_t inFlight = ConnectionInFlight(c);
+    c.maxInFlight = std::max(c.maxInFlight, inFlight);
+    return inFlight < c.window.Window();
 }
 
 void
-CcTransport::UpdateRate(Stream& s)
+CcTransport::OnSegmentSent(Stream& s, uint32_t seq, bool retransmission)
 {
-    const CongestionWindow& w = m_state.at(s.handle).window;
+    auto it = m_state.find(s.handle);
+    if (retransmission || it == m_state.end())
+    {
+        return;
+    }
+    Connection& c = m_connections.at(it->second.key);
+    std::vector<uint32_t>& global = it->second.global;
+    if (seq >= global.size())
+    {
+        global.resize(seq + 1, c.sent);
+        global[seq] = c.sent++;
+    }
+}
+
+void
+CcTransport::OnAllNewSent(Stream& s)
+{
+    auto it = m_state.find(s.handle);
+    if (it != m_state.end())
+    {
+        // Its share of the pacing rate goes to the others still sending (called from this
+        // stream's SendNext: no wake).
+        UpdateRates(m_connections.at(it->second.key), false);
+    }
+}
+
+void
+CcTransport::UpdateRates(Connection& c, bool wake)
+{
+    auto& streams = Streams();
+    uint32_t sending = 0;
+    for (uint64_t h : c.streams)
+    {
+        auto it = streams.find(h);
+        sending += it != streams.end() && !it->second.released ? 1 : 0;
+    }
     double segmentBits = static_cast<double>(WireFormat::WireBytes(m_segmentSize)) * 8.0;
-    double gain = w.InSlowStart() ? m_slowStartGain : m_pacingGain;
-    double rate = gain * w.Window() * segmentBits / std::max(s.srtt, 1e-6);
-    rate = std::min(rate, static_cast<double>(m_sendRate.GetBitRate()));
-    NS_LOG_DEBUG("island " << m_islandId << " round " << s.msg.round << " to " << s.destTag
-                           << ": window " << w.Window() << " in flight " << InFlight(s)
-                           << " srtt " << s.srtt << " rate " << rate / 1e9 << " Gbps");
-    SetRate(s.handle, rate);
+    double gain = c.window.InSlowStart() ? m_slowStartGain : m_pacingGain;
+    for (uint64_t h : c.streams)
+    {
+        auto it = streams.find(h);
+        if (it == streams.end())
+        {
+            continue;
+        }
+        Stream& s = it->second;
+        double srtt = c.srtt > 0 ? c.srtt : s.srtt;
+        double rate = gain * c.window.Window() * segmentBits / std::max(srtt, 1e-6);
+        // Streams still sending new segments split the rate; one past its last new segment
+        // (retransmissions only) keeps the whole rate for them.
+        if (!s.released && sending > 1)
+        {
+            rate /= sending;
+        }
+        rate = std::min(rate, static_cast<double>(m_sendRate.GetBitRate()));
+        NS_LOG_DEBUG("island " << m_islandId << " round " << s.msg.round << " to " << s.destTag
+                               << ": window " << c.window.Window() << " in flight "
+                               << ConnectionInFlight(c) << " srtt " << srtt << " rate "
+                               << rate / 1e9 << " Gbps");
+        if (wake)
+        {
+            SetRate(h, rate);
+        }
+        else
+        {
+            s.rateBps = rate;
+        }
+    }
 }
 
 void
 CcTransport::OnFeedback(Stream& s, const Feedback& fb)
 {
     State& st = m_state.at(s.handle);
+    Connection& c = m_connections.at(st.key);
     uint32_t delivered = Delivered(s);
     double now = Simulator::Now().GetSeconds();
-    double before = st.window.Window();
+    double before = c.window.Window();
+    c.srtt = s.srtt;
     if (delivered > st.delivered)
     {
         // Window validation (RFC 7661, Linux's tcp_is_cwnd_limited): grow only if the window
-        // limited the stream since the last feedback (slow start: at least half of it in
-        // flight). A stream held back by something else (the host's queue, the aggregator's
-        // slot pool, the end of its message) does not learn a window it never used.
-        double w = st.window.Window();
-        bool limited = st.window.InSlowStart() ? 2.0 * st.maxInFlight >= w
-                                               : st.maxInFlight + 1.0 >= w;
+        // limited the connection since the last feedback (slow start: at least half of it in
+        // flight). Streams held back by something else (the host's queue, the aggregator's
+        // slot pool, the end of their messages) do not learn a window they never used.
+        double w = c.window.Window();
+        bool limited = c.window.InSlowStart() ? 2.0 * c.maxInFlight >= w
+                                              : c.maxInFlight + 1.0 >= w;
         if (limited || !m_validate)
         {
-            st.window.OnAcked(delivered - st.delivered, now, s.srtt);
+            c.window.OnAcked(delivered - st.delivered, now, s.srtt);
         }
         st.delivered = delivered;
-        st.maxInFlight = InFlight(s);
+        c.maxInFlight = ConnectionInFlight(c);
     }
     bool lossCut = false;
     bool markCut = false;
     if (fb.lostHighest >= 0)
     {
-        lossCut = st.window.OnLoss(static_cast<uint32_t>(fb.lostHighest), s.state.NextNew(), now);
+        lossCut = c.window.OnLoss(Global(st, c, static_cast<uint32_t>(fb.lostHighest)), c.sent,
+                                  now);
     }
     if (fb.ecn)
     {
         // Once per window of data (CWR): marks on segments sent before the last reduction,
         // this feedback's loss included, are the event already answered.
-        markCut = st.window.OnMark(fb.markedSeq, s.state.NextNew(), now);
+        markCut = c.window.OnMark(Global(st, c, fb.markedSeq), c.sent, now);
     }
     if (lossCut || markCut)
     {
         ++m_reductions;
         NS_LOG_LOGIC("island " << m_islandId << " round " << s.msg.round << " tag " << s.msg.tag
                                << ": " << (markCut ? "mark" : "loss") << ", window "
-                               << st.window.Window());
+                               << c.window.Window());
     }
     if (markCut)
     {
         ++m_ecnReductions;
         m_ecnReductionTrace(s.msg.round);
     }
-    if (st.window.Window() != before)
+    if (c.window.Window() != before)
     {
-        m_windowTrace(s.msg.round, s.msg.tag, st.window.Window());
+        m_windowTrace(s.msg.round, s.msg.tag, c.window.Window());
     }
-    UpdateRate(s);
+    // Every stream of the connection: the window (or room in it) changed for all of them.
+    UpdateRates(c, true);
 }
 
 void
@@ -260,10 +398,31 @@ CcTransport::OnTimeout(Stream& s)
     {
         return;
     }
-    it->second.window.OnTimeout(s.state.NextNew(), Simulator::Now().GetSeconds());
+    Connection& c = m_connections.at(it->second.key);
+    double now = Simulator::Now().GetSeconds();
+    // Nothing of this stream in flight (held back by the segments of the other messages to
+    // its destination, in the shared window), or acks for another of them keep coming (as
+    // TCP restarts its timer on every ack of the connection): no sign that the path went
+    // silent. A message alone on its connection times out as before.
+    bool siblingAcked = false;
+    for (uint64_t h : c.streams)
+    {
+        auto o = Streams().find(h);
+        if (h != s.handle && o != Streams().end() &&
+            now - o->second.lastProgress.GetSeconds() < Rto(s))
+        {
+            siblingAcked = true;
+        }
+    }
+    if (c.streams.size() > 1 && (InFlight(s) == 0 || siblingAcked))
+    {
+        UpdateRates(c, true);
+        return;
+    }
+    c.window.OnTimeout(c.sent, now);
     ++m_reductions;
-    m_windowTrace(s.msg.round, s.msg.tag, it->second.window.Window());
-    UpdateRate(s);
+    m_windowTrace(s.msg.round, s.msg.tag, c.window.Window());
+    UpdateRates(c, true);
 }
 
 uint32_t

@@ -369,6 +369,11 @@ UdpTransport::OnClose(Stream&)
 {
 }
 
+void
+UdpTransport::OnSegmentSent(Stream&, uint32_t, bool)
+{
+}
+
 uint32_t
 UdpTransport::RepairCopies() const
 {
@@ -582,6 +587,7 @@ UdpTransport::SendNext(uint64_t handle)
         NS_LOG_LOGIC("island " << m_islandId << " resends segment " << seq << " of round "
                                << s.msg.round << " to " << s.msg.dest);
     }
+    OnSegmentSent(s, seq, retx);
     if (m_sent)
     {
         m_sent(s.msg.round, s.msg.tag, seq, payload, retx);

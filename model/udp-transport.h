@@ -148,6 +148,8 @@ class UdpTransport : public IslandTransport
     virtual void OnOpen(Stream& s) = 0;
     /// Every new segment of \p s has been sent (retransmissions may follow).
     virtual void OnAllNewSent(Stream& s);
+    /// Segment \p seq of \p s went out (\p retransmission: sent before).
+    virtual void OnSegmentSent(Stream& s, uint32_t seq, bool retransmission);
     /// \p s is closed (complete or cancelled).
     virtual void OnClose(Stream& s);
     /// True if \p s may put one more segment in flight now.
