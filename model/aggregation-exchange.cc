@@ -89,10 +89,10 @@ AggregationExchange::Watch()
         return;
     }
     Time idle = Simulator::Now() - m_ctx.group->LastProgress(m_contribution);
-    if (idle < m_ctx.aggregatorTimeout)
+    Time timeout = Timeout();
+    if (idle < timeout)
     {
-        m_watch = Simulator::Schedule(m_ctx.aggregatorTimeout - idle, &AggregationExchange::Watch,
-                                      this);
+        m_watch = Simulator::Schedule(timeout - idle, &AggregationExchange::Watch, this);
         return;
     }
     NS_LOG_INFO("island " << m_ctx.island << ": no sum from FPGA " << m_ctx.plan.aggregator
@@ -103,6 +103,17 @@ AggregationExchange::Watch()
         m_ctx.markAggregatorDead(m_ctx.plan.aggregator);
     }
     StartFallback();
+}
+
+Time
+AggregationExchange::Timeout() const
+{
+    // A far member on a lossy path may go without a new sum for a few repair round trips
+    // (a sum request, its answer, each lost again) while its FPGA answers: the FPGA is
+    // declared failed only after AggregatorTimeout and AggregatorTimeoutRepairs of those.
+    Time repair = m_ctx.group->RecoveryRoundTrip(m_contribution);
+    return std::max(m_ctx.aggregatorTimeout,
+                    repair * static_cast<int64_t>(m_ctx.aggregatorTimeoutRepairs));
 }
 
 void

@@ -19,7 +19,9 @@ namespace ns3
  * clique's FPGA aggregation service; the sums come back by multicast (and double as acks,
  * see UdpTransport) and the island is done when it holds every summed segment.
  *
- * FPGA failure: when no sum arrives for AggregatorTimeout while contributions are
+ * FPGA failure: when no sum arrives for AggregatorTimeout (or, if longer, for
+ * AggregatorTimeoutRepairs repair round trips of the path: a far member on a lossy path may
+ * wait that long for a repaired sum from an FPGA that is alive) while contributions are
  * outstanding, the island declares the FPGA failed and falls back: it multicasts its whole
  * model to the clique (FLAG_FALLBACK; the groups are installed in aggregation mode for this)
  * and sums the members' values itself in the same fixed point, so sums stay exact. A peer
@@ -43,6 +45,9 @@ class AggregationExchange : public Exchange
 
   private:
     void Watch();
+    /// How long without a new sum before the FPGA counts as failed: AggregatorTimeout, or
+    /// AggregatorTimeoutRepairs repair round trips of the contribution stream if longer.
+    Time Timeout() const;
     void StartFallback();
     void CheckFallbackDone();
     std::vector<double> FallbackSum(uint64_t& overflows) const;

@@ -79,6 +79,7 @@ struct ExchangeContext
     uint16_t aggregationPort = 0;
     uint32_t aggregationSlots = 1;
     Time aggregatorTimeout;
+    uint32_t aggregatorTimeoutRepairs = 0; ///< See TrainingIsland::AggregatorTimeoutRepairs.
     std::vector<Ipv4Address> directory; ///< Island addresses by id.
     /// Ideal pacing: what a stream from this island to \p destTag (peer id, GROUP_TAG or
     /// aggregator tag) uses, through the current routes.

@@ -22,6 +22,27 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FpgaAggregator");
+
+namespace
+{
+/// Copies that make a repair over a path with measured loss \p lost of \p total all lost
+/// with probability at most \p target (at least 1, at most \p most).
+uint32_t
+LossCopies(uint32_t lost, uint32_t total, double target, uint32_t most)
+{
+    if (lost == 0 || total == 0)
+    {
+        return 1;
+    }
+    double p = std::min(0.9, static_cast<double>(lost) / static_cast<double>(total));
+    uint32_t copies = 1;
+    for (double q = p; q > target && copies < most; q *= p)
+    {
+        ++copies;
+    }
+    return copies;
+}
+} // namespace
 NS_OBJECT_ENSURE_REGISTERED(FpgaAggregator);
 
 TypeId
@@ -77,6 +98,21 @@ FpgaAggregator::GetTypeId()
                           UintegerValue(4),
                           MakeUintegerAccessor(&FpgaAggregator::m_maxResendRequests),
                           MakeUintegerChecker<uint32_t>(0, 1000))
+            .AddAttribute("MaxInputRequests",
+                          "Early requests for one missing input of one segment (a gap, a "
+                          "member's end-of-stream marker, a member asking for the sum): asked "
+                          "again every round trip to the input while it is missing, at most "
+                          "this many times (then the straggler timeout takes over).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&FpgaAggregator::m_maxInputRequests),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("EndMarkers",
+                          "Root: header-only end-of-sums markers multicast back to back after "
+                          "a clique's last sum (FLAG_TAIL): a member missing a sum then asks "
+                          "for it at once (0: none; members ask once their sums stall).",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&FpgaAggregator::m_endMarkers),
+                          MakeUintegerChecker<uint32_t>(0, 64))
             .AddAttribute("Ecn",
                           "Sums and partial sums are ECN-capable (ECT(0)) and the FPGA echoes "
                           "congestion marks (CE on a contribution, or a child's echo) on the "
@@ -285,6 +321,8 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             st.queue = CreateObject<AggregationQueue>();
             st.queue->Setup(inputs, clique.slots > 0 ? clique.slots : m_slots, h.count);
             st.freshHighest.assign(inputs, -1);
+            st.freshCount.assign(inputs, 0);
+            st.lostCount.assign(inputs, 0);
             st.inputDelay.assign(inputs, 0.0);
             st.queue->TraceConnectWithoutContext(
                 "SlotCompleted",
@@ -299,6 +337,30 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             // Echoed on the slot's sum: every member's congestion window hears of it (ATP).
             // A child FPGA's partial sum carries the marks of its subtree up (trees).
             st.marked.insert(h.seq);
+        }
+        if (!fromChild && (h.flags & IslandHeader::FLAG_TAIL))
+        {
+            // A member's end-of-stream marker (header only, after its last new contribution
+            // on the same path): every contribution of that member not counted by now was
+            // lost on the way, the last ones included: ask for them at once.
+            if (member < st.freshHighest.size())
+            {
+                int64_t& highest = st.freshHighest[member];
+                int64_t last = std::min<int64_t>(h.seq, static_cast<int64_t>(h.count) - 1);
+                int64_t from = std::max<int64_t>(highest + 1, last - 4095);
+                for (int64_t g = from; g <= last; ++g)
+                {
+                    if (!st.queue->Contributed(member, static_cast<uint32_t>(g)))
+                    {
+                        ++st.gapRequests;
+                        ++st.lostCount[member];
+                        AskEarly(st, clique, h.round, h.extra, static_cast<uint32_t>(g), h.count,
+                                 member);
+                    }
+                }
+                highest = std::max(highest, last);
+            }
+            continue;
         }
         if (h.seq + 1 == h.count)
         {
@@ -320,6 +382,7 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             // Loss detection at the first FPGA: the member's earlier segments not counted by
             // now were lost on the way (its stream is in order on one path).
             int64_t& highest = st.freshHighest[member];
+            ++st.freshCount[member];
             if (static_cast<int64_t>(h.seq) > highest)
             {
                 int64_t from = std::max<int64_t>(highest + 1, static_cast<int64_t>(h.seq) - 4096);
@@ -328,6 +391,7 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
                     if (!st.queue->Contributed(member, static_cast<uint32_t>(g)))
                     {
                         ++st.gapRequests;
+                        ++st.lostCount[member];
                         AskEarly(st, clique, h.round, h.extra, static_cast<uint32_t>(g), h.count,
                                  member);
                     }
@@ -499,18 +563,66 @@ FpgaAggregator::AskEarly(QueueState& st,
                          uint32_t count,
                          uint32_t input)
 {
-    Time& asked = st.asked[(static_cast<uint64_t>(seq) << 7) | input];
+    auto& [asked, times] = st.asked[(static_cast<uint64_t>(seq) << 7) | input];
     double again = m_timeout.GetSeconds() / 4;
     if (input < st.inputDelay.size() && st.inputDelay[input] > 0)
     {
         again = std::min(again, 2.5 * st.inputDelay[input] + 1e-3);
     }
-    if (!asked.IsZero() && Simulator::Now() - asked < Seconds(again))
+    if ((!asked.IsZero() && Simulator::Now() - asked < Seconds(again)) ||
+        times >= m_maxInputRequests)
     {
         return;
     }
     asked = Simulator::Now();
-    AskInput(c, round, clique, seq, count, input);
+    ++times;
+    AskInput(c, round, clique, seq, count, input, RequestCopies(st, input, times));
+    // A member is asked again after a round trip to it if its copy has not come by then
+    // (the request or the resend was lost): recovery does not wait for the straggler
+    // timeout. (A child FPGA may still be waiting itself: it is asked again when a member
+    // asks for the sum, or at the timeout.)
+    if (input >= c.members.size())
+    {
+        return;
+    }
+    Simulator::Schedule(Seconds(again), &FpgaAggregator::AskAgain, this, round, clique, seq,
+                        count, input);
+}
+
+void
+FpgaAggregator::AskAgain(uint32_t round,
+                         uint16_t clique,
+                         uint32_t seq,
+                         uint32_t count,
+                         uint32_t input)
+{
+    auto qit = m_queues.find(Key(round, clique));
+    if (qit == m_queues.end() || m_failed || !m_socket)
+    {
+        return;
+    }
+    QueueState& st = qit->second;
+    if (st.queue->HasResult(seq) || st.queue->Contributed(input, seq))
+    {
+        return;
+    }
+    AskEarly(st, m_cliques.at(clique), round, clique, seq, count, input);
+}
+
+uint32_t
+FpgaAggregator::RequestCopies(const QueueState& st, uint32_t input, uint32_t k) const
+{
+    uint32_t copies = k >= 3 ? 4 : (k == 2 ? 2 : 1);
+    if (input < st.freshCount.size())
+    {
+        // The request crosses the member's path the other way: as lossy as its
+        // contributions. Header only: copies until all are lost with probability 0.1%.
+        copies = std::max(copies, LossCopies(static_cast<uint32_t>(st.lostCount[input]),
+                                             static_cast<uint32_t>(st.lostCount[input] +
+                                                                   st.freshCount[input]),
+                                             1e-3, 6));
+    }
+    return copies;
 }
 
 void
@@ -519,9 +631,11 @@ FpgaAggregator::AskInput(const AggregatorClique& c,
                          uint16_t clique,
                          uint32_t seq,
                          uint32_t count,
-                         uint32_t input)
+                         uint32_t input,
+                         uint32_t copies)
 {
-    NS_LOG_LOGIC("FPGA " << m_tag << " asks input " << input << " for segment " << seq);
+    NS_LOG_LOGIC("FPGA " << m_tag << " asks input " << input << " for segment " << seq << " ("
+                         << copies << " copies)");
     IslandHeader h;
     h.type = IslandHeader::RESEND;
     h.origin = static_cast<uint16_t>(m_tag);
@@ -533,12 +647,18 @@ FpgaAggregator::AskInput(const AggregatorClique& c,
     {
         // The member's stream knows the clique's service by the root's tag.
         h.island = static_cast<uint16_t>(ServiceTag(c));
-        SendHeader(h, m_directory.at(c.members[input]), m_islandPort);
+        for (uint32_t i = 0; i < std::max<uint32_t>(1, copies); ++i)
+        {
+            SendHeader(h, m_directory.at(c.members[input]), m_islandPort);
+        }
     }
     else
     {
         h.island = static_cast<uint16_t>(m_tag);
-        SendHeader(h, c.childAddresses.at(input - c.members.size()), m_port);
+        for (uint32_t i = 0; i < std::max<uint32_t>(1, copies); ++i)
+        {
+            SendHeader(h, c.childAddresses.at(input - c.members.size()), m_port);
+        }
     }
 }
 
@@ -554,6 +674,15 @@ FpgaAggregator::RepairCopies(QueueState& st, uint32_t seq, uint32_t receiver, do
         return 0;
     }
     uint32_t copies = k >= 3 ? 8 : (1u << k);
+    if (k == 0)
+    {
+        ++st.repairedFor[receiver];
+    }
+    // From the first resend, as many copies as the receiver's measured loss of sums needs
+    // for one of them to arrive (95%): every lost resend costs the receiver a round trip.
+    copies = std::max(copies, LossCopies(st.repairedFor[receiver],
+                                         static_cast<uint32_t>(st.queue->GetCompleted()), 0.05,
+                                         8));
     ++k;
     last = Simulator::Now().GetSeconds();
     return copies;
@@ -653,8 +782,27 @@ FpgaAggregator::EmitResult(uint32_t round,
     {
         st.sentAt.resize(count, -1.0);
     }
+    if (st.sentAt[seq] < 0)
+    {
+        ++st.sumsSent;
+    }
     st.sentAt[seq] = Simulator::Now().GetSeconds();
     m_multicast.Send(p, c.group, m_islandPort, c.groupDevices);
+    if (!st.endSent && st.sumsSent >= count)
+    {
+        // End of sums: a header-only marker after the clique's last sum, down the same tree
+        // (in order on every path), in copies: a member missing a sum when it arrives lost
+        // it, the last ones too, and asks at once (no other sum would reveal a lost tail).
+        st.endSent = true;
+        IslandHeader e = h;
+        e.flags = IslandHeader::FLAG_TAIL;
+        for (uint32_t i = 0; i < m_endMarkers; ++i)
+        {
+            Ptr<Packet> marker = Create<Packet>();
+            marker->AddHeader(e);
+            m_multicast.Send(marker, c.group, m_islandPort, c.groupDevices);
+        }
+    }
 }
 
 InetSocketAddress
@@ -694,6 +842,8 @@ FpgaAggregator::CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq, uint
     const AggregatorClique& c = m_cliques.at(clique);
     for (uint32_t m : missing)
     {
+        NS_LOG_LOGIC("FPGA " << m_tag << ": slot " << seq << " of round " << round
+                             << " timed out, input " << m << " missing");
         AskInput(c, round, clique, seq, st.queue->GetCount(), m);
     }
     Simulator::Schedule(m_timeout, &FpgaAggregator::CheckTimeout, this, round, clique, seq,

@@ -146,7 +146,12 @@ class FpgaAggregator : public Application
         uint32_t lastPayloadBytes = 0; ///< Bytes of the last segment (the model's remainder).
         uint64_t timeouts = 0;
         uint64_t resent = 0;
-        std::map<uint64_t, Time> asked; ///< (segment, input) -> last early resend request
+        /// (segment, input) -> last early resend request, and how many were sent.
+        std::map<uint64_t, std::pair<Time, uint32_t>> asked;
+        /// Member inputs: first transmissions that arrived, and segments found lost (gaps):
+        /// the measured loss of the member's path, which sets the copies of a request to it.
+        std::vector<uint64_t> freshCount;
+        std::vector<uint64_t> lostCount;
         /// Member inputs: the highest segment that arrived as a first transmission (-1: none).
         /// A member's stream follows one path in order, so a first transmission of seq
         /// reveals the loss of every earlier segment of that member not counted yet.
@@ -159,7 +164,11 @@ class FpgaAggregator : public Application
         std::vector<double> inputDelay;
         /// (segment, receiver) -> times resent, and when last.
         std::map<uint64_t, std::pair<uint32_t, double>> resends;
-        std::set<uint32_t> marked; ///< Segments with a contribution that arrived marked CE.
+        /// Receiver -> segments whose (partial) sum it was sent again: its measured loss.
+        std::map<uint32_t, uint32_t> repairedFor;
+        std::set<uint32_t> marked;
+        bool endSent = false; ///< Root: the end-of-sums marker went out.
+        uint32_t sumsSent = 0; ///< Root: segments whose sum went out (once each). ///< Segments with a contribution that arrived marked CE.
     };
 
     static uint64_t Key(uint32_t round, uint16_t clique);
@@ -184,7 +193,14 @@ class FpgaAggregator : public Application
                   uint16_t clique,
                   uint32_t seq,
                   uint32_t count,
-                  uint32_t input);
+                  uint32_t input,
+                  uint32_t copies = 1);
+    /// Copies of the \p k-th early request to \p input: enough that all are lost with
+    /// probability under 1% at the input's measured path loss, and min(2^(k-1), 4) (a
+    /// request asked again), at most 4.
+    uint32_t RequestCopies(const QueueState& st, uint32_t input, uint32_t k) const;
+    /// An early request's round trip passed: ask again if the input is still missing.
+    void AskAgain(uint32_t round, uint16_t clique, uint32_t seq, uint32_t count, uint32_t input);
     /// Send a header-only packet; \p stamp: with the current time as its timestamp (false:
     /// a request passed on keeps its requester's).
     void SendHeader(IslandHeader h, Ipv4Address to, uint16_t port, bool stamp = true);
@@ -209,6 +225,8 @@ class FpgaAggregator : public Application
     uint32_t m_slots;
     Time m_timeout;
     uint32_t m_maxResendRequests; ///< Resend requests per slot before it is given up.
+    uint32_t m_maxInputRequests;  ///< Early requests per (segment, input).
+    uint32_t m_endMarkers;        ///< Root: end-of-sums markers after a clique's last sum.
     bool m_ecn = true; ///< ECT(0) on sums, CE echoed on them.
 
     Ptr<Socket> m_socket;

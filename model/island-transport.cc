@@ -102,4 +102,10 @@ IslandTransport::HintFor(const std::vector<uint32_t>& receivers, Time fallback) 
     return hint.IsZero() ? fallback : hint;
 }
 
+Time
+IslandTransport::RecoveryRoundTrip(uint64_t) const
+{
+    return Time(0);
+}
+
 } // namespace ns3

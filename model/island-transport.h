@@ -133,6 +133,11 @@ class IslandTransport : public Object
     virtual void SetGroupDevices(Ipv4Address group, const std::vector<uint32_t>& devices);
     /// When the message last made progress (an ack or a sum arrived), or its start.
     virtual Time LastProgress(uint64_t handle) const = 0;
+    /// How long one repair of the message takes at most when nothing is lost: a request for
+    /// a missing piece and its answer, with margin (contributions: a sum request's round
+    /// trip); zero if unknown. Watchdogs wait several of these before giving up on a peer
+    /// that is still answering.
+    virtual Time RecoveryRoundTrip(uint64_t handle) const;
 
     /// Segments (or, for TCP, bytes) sent again so far.
     virtual uint64_t GetRetransmissions() const = 0;

@@ -48,6 +48,12 @@ OutgoingTransfer::SetMaxRepairCopies(uint32_t max)
 }
 
 void
+OutgoingTransfer::SetMinRepairCopies(uint32_t min)
+{
+    m_minCopies = std::max<uint32_t>(1, min);
+}
+
+void
 OutgoingTransfer::SetQueueOnNack(bool queue, uint32_t block)
 {
     m_queueOnNack = queue;
@@ -127,6 +133,7 @@ OutgoingTransfer::Next(double now, uint32_t& seq, bool& retransmission, bool all
         uint32_t rounds = m_repairRounds[s];
         m_repairRounds[s] = static_cast<uint8_t>(std::min<uint32_t>(rounds + 1, 255));
         uint32_t copies = rounds >= 31 ? m_maxCopies : std::min(m_maxCopies, 1u << rounds);
+        copies = std::max(copies, std::min(m_minCopies, m_maxCopies));
         m_copiesLeft = copies - 1;
         m_copySeq = s;
         return true;

@@ -37,6 +37,9 @@ class OutgoingTransfer
     /// back-to-back copies (first resend: one copy; second: two; ...), so that a loss
     /// generation at the tail rarely needs another round trip. 1 (default): plain ARQ.
     void SetMaxRepairCopies(uint32_t max);
+    /// Every resend goes out in at least this many copies (at most the maximum): a path's
+    /// measured loss asks for redundancy from the first resend.
+    void SetMinRepairCopies(uint32_t min);
     /// Whether NACKed segments (and, at a timeout, segments known lost) are queued for
     /// resending (default). Off under parity repair (ParityRepair, blocks of \p block
     /// segments): segments of blocks sent in full are not queued, the caller repairs the losses
@@ -110,6 +113,7 @@ class OutgoingTransfer
     std::vector<bool> m_resent;
     std::vector<uint8_t> m_repairRounds; ///< times each segment was taken for resending
     uint32_t m_maxCopies = 1;
+    uint32_t m_minCopies = 1;
     bool m_queueOnNack = true;
     uint32_t m_block = 1;
     /// True if \p seq may be queued for resending (see SetQueueOnNack).

@@ -76,6 +76,15 @@ TrainingIsland::GetTypeId()
                           TimeValue(Seconds(defaults.aggregationTimeoutS)),
                           MakeTimeAccessor(&TrainingIsland::m_aggregatorTimeout),
                           MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("AggregatorTimeoutRepairs",
+                          "Aggregation: the FPGA counts as failed only after at least this "
+                          "many repair round trips of the member's path without a new sum (a "
+                          "sum request and its answer, with margin, as the transport measures "
+                          "it), if longer than AggregatorTimeout: on a far lossy path a "
+                          "repair may need a few. 0: AggregatorTimeout alone.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&TrainingIsland::m_aggregatorTimeoutRepairs),
+                          MakeUintegerChecker<uint32_t>(0, 1000))
             .AddAttribute("CheckValues",
                           "Without a learner: carry this many deterministic test values per "
                           "model and verify every received value or sum (0: opaque bytes).",
@@ -490,6 +499,7 @@ TrainingIsland::ComputeDone(uint32_t round)
     ctx.aggregationPort = m_aggregationPort;
     ctx.aggregationSlots = m_aggregationSlots;
     ctx.aggregatorTimeout = m_aggregatorTimeout;
+    ctx.aggregatorTimeoutRepairs = m_aggregatorTimeoutRepairs;
     ctx.directory = m_directory;
     UsageFunction usage = m_usage;
     IslandRoundPlan planCopy = plan;

@@ -154,6 +154,7 @@ class TrainingIsland : public Application
     uint16_t m_aggregationPort;
     uint32_t m_aggregationSlots;
     Time m_aggregatorTimeout;
+    uint32_t m_aggregatorTimeoutRepairs;
     uint32_t m_checkValues;
     uint32_t m_fixedPointBits;
 

@@ -73,6 +73,15 @@ UdpTransport::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&UdpTransport::m_maxResendRequests),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("TailMarkers",
+                          "Contributions: header-only end-of-stream markers sent back to back "
+                          "after the last new contribution (FLAG_TAIL): the first FPGA learns "
+                          "at once that every contribution of the stream it has not counted "
+                          "was lost, the last ones included (0: none; the straggler timeout "
+                          "finds them).",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&UdpTransport::m_tailMarkers),
+                          MakeUintegerChecker<uint32_t>(0, 64))
             .AddAttribute("MinRto",
                           "Smallest retransmission (poll) timeout.",
                           TimeValue(MilliSeconds(5)),
@@ -357,6 +366,33 @@ UdpTransport::LastProgress(uint64_t handle) const
 {
     auto it = m_out.find(handle);
     return it == m_out.end() ? Simulator::Now() : it->second.lastProgress;
+}
+
+Time
+UdpTransport::RecoveryRoundTrip(uint64_t handle) const
+{
+    auto it = m_out.find(handle);
+    if (it == m_out.end() || it->second.msg.type != IslandHeader::CONTRIBUTION)
+    {
+        return Time(0);
+    }
+    return Seconds(RequestRtt(it->second));
+}
+
+uint32_t
+UdpTransport::LossCopies(uint32_t lost, uint32_t total, double target, uint32_t most)
+{
+    if (lost == 0 || total == 0)
+    {
+        return 1;
+    }
+    double p = std::min(0.9, static_cast<double>(lost) / static_cast<double>(total));
+    uint32_t copies = 1;
+    for (double q = p; q > target && copies < most; q *= p)
+    {
+        ++copies;
+    }
+    return copies;
 }
 
 void
@@ -681,6 +717,29 @@ UdpTransport::Release(Stream& s)
         return;
     }
     s.released = true;
+    if (s.msg.type == IslandHeader::CONTRIBUTION && !s.msg.dest.IsMulticast() && m_socket)
+    {
+        // End of stream: a member's contributions follow one path in order, so a marker
+        // arriving after them tells the first FPGA that any it has not counted was lost,
+        // the last ones too (a gap in the stream reveals the others, not the tail). Header
+        // only, in copies (each crosses the same lossy links).
+        IslandHeader h;
+        h.type = IslandHeader::CONTRIBUTION;
+        h.flags = IslandHeader::FLAG_TAIL;
+        h.island = static_cast<uint16_t>(m_islandId);
+        h.origin = static_cast<uint16_t>(m_islandId);
+        h.extra = s.msg.cliqueKey;
+        h.round = s.msg.round;
+        h.seq = s.state.Count() - 1;
+        h.count = s.state.Count();
+        h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+        for (uint32_t i = 0; i < m_tailMarkers; ++i)
+        {
+            Ptr<Packet> p = Create<Packet>();
+            p->AddHeader(h);
+            m_socket->SendTo(p, 0, InetSocketAddress(s.msg.dest, s.port));
+        }
+    }
     OnAllNewSent(s);
 }
 
@@ -1093,6 +1152,20 @@ UdpTransport::HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     {
         return;
     }
+    if ((h.flags & IslandHeader::FLAG_TAIL) && packet->GetSize() == 0)
+    {
+        // The root's end-of-sums marker (header only, after the clique's last sum on the same
+        // tree): every sum missing here was lost (or is being resent): ask for them at once
+        // rather than after the sums stalled for a request round trip.
+        if (s)
+        {
+            uint32_t asked = RequestSums(*s, s->state.NextNew(), Simulator::Now().GetSeconds());
+            NS_LOG_LOGIC("island " << m_islandId << " round " << h.round << ": end of sums, "
+                                   << asked << " missing sums requested");
+            ArmSumRequest(s->handle);
+        }
+        return;
+    }
     InStream& in = m_in[key];
     in.state.SetCount(h.count);
     bool fresh = in.state.Add(h.seq);
@@ -1116,6 +1189,10 @@ UdpTransport::HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce)
         if (fresh)
         {
             s->lastProgress = Simulator::Now();
+            if (h.flags & IslandHeader::FLAG_RETRANSMISSION)
+            {
+                ++s->sumsRepaired; // its multicast copy was lost on the way here
+            }
             if (!s->state.WasRetransmitted(h.seq))
             {
                 RttSample(*s, s->destTag, now - s->state.SentAt(h.seq));
@@ -1193,7 +1270,7 @@ UdpTransport::HandleResend(const IslandHeader& h)
     // Bounded: an FPGA that keeps asking (e.g. because a member fell back) cannot make this
     // member resend forever.
     uint32_t& asked = m_resendRequests[{s->handle, h.seq}];
-    if (++asked > m_maxResendRequests)
+    if (asked >= m_maxResendRequests)
     {
         return;
     }
@@ -1202,6 +1279,17 @@ UdpTransport::HandleResend(const IslandHeader& h)
     Feedback fb;
     fb.lost = static_cast<uint32_t>(
         std::max<std::size_t>(s->state.QueuedRetransmissions(), queuedBefore) - queuedBefore);
+    // Counted when it queues a resend: the copies of one request (FpgaAggregator sends a
+    // request in copies on a lossy path) find the segment queued already.
+    asked += fb.lost > 0 ? 1 : 0;
+    if (fb.lost > 0 && asked == 1)
+    {
+        // The first resend goes out in as many copies as the measured loss of the path to
+        // the FPGA needs for one of them to arrive (95%): a lost resend costs a round trip.
+        ++s->contributionsAsked;
+        s->state.SetMinRepairCopies(
+            LossCopies(s->contributionsAsked, s->state.NextNew(), 0.05, RepairCopies()));
+    }
     fb.lostHighest = s->state.LastQueuedHighest();
     if (fb.lost > 0)
     {
@@ -1243,7 +1331,8 @@ UdpTransport::OnSumRequestTimer(uint64_t handle)
         return;
     }
     // Gaps below the highest sum received are asked for; the next sum due (tail loss) only
-    // when no new sum has come for a request round trip (sums stalled, not merely queued).
+    // when no new sum has come for a request round trip (sums stalled, not merely queued;
+    // the root's end-of-sums marker reports a lost tail at once, see HandleResult).
     double now = Simulator::Now().GetSeconds();
     uint32_t due = in->second.state.Highest();
     if (now - s.lastProgress.GetSeconds() >= RequestRtt(s))
@@ -1268,7 +1357,7 @@ UdpTransport::RequestSums(Stream& s, uint32_t upTo, double sentBefore)
     const IncomingTransfer& got = in->second.state;
     double now = Simulator::Now().GetSeconds();
     upTo = std::min(upTo, s.state.NextNew());
-    uint32_t requested = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> due; // (segment, times asked before)
     for (const auto& [first, length] : got.Missing(upTo, NackRanges()))
     {
         for (uint64_t seq = first; seq < static_cast<uint64_t>(first) + length && seq < upTo;
@@ -1290,32 +1379,46 @@ UdpTransport::RequestSums(Stream& s, uint32_t upTo, double sentBefore)
             {
                 continue;
             }
-            IslandHeader h;
-            h.type = IslandHeader::RESEND;
-            h.island = static_cast<uint16_t>(m_islandId);
-            h.origin = static_cast<uint16_t>(m_islandId);
-            h.extra = s.msg.cliqueKey;
-            h.round = s.msg.round;
-            h.seq = static_cast<uint32_t>(seq);
-            h.count = s.state.Count();
-            h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
-            Ptr<Packet> p = Create<Packet>();
-            p->AddHeader(h);
-            // A request asked again goes out in copies (2 from the second, 4 from the third
-            // time: a far member's request and its answer are both lossy; the FPGAs answer
-            // copies arriving together once).
-            uint32_t copies = times >= 2 ? 4 : (times == 1 ? 2 : 1);
-            for (uint32_t c = 0; c < copies; ++c)
-            {
-                m_socket->SendTo(c + 1 < copies ? p->Copy() : p, 0,
-                                 InetSocketAddress(s.msg.dest, s.port));
-            }
-            s.sumRequested[static_cast<uint32_t>(seq)] = {now, times + 1};
-            ++requested;
-            NS_LOG_LOGIC("island " << m_islandId << " asks for sum " << seq << " of round "
-                                   << s.msg.round);
+            due.emplace_back(static_cast<uint32_t>(seq), times);
         }
     }
+    // Many sums missing at once are mostly delayed (an input of their slots is being
+    // recovered), not lost: one copy each, so that requests never flood the path.
+    const bool few = due.size() <= kMaxRedundantRequests;
+    for (const auto& [seq, times] : due)
+    {
+        IslandHeader h;
+        h.type = IslandHeader::RESEND;
+        h.island = static_cast<uint16_t>(m_islandId);
+        h.origin = static_cast<uint16_t>(m_islandId);
+        h.extra = s.msg.cliqueKey;
+        h.round = s.msg.round;
+        h.seq = seq;
+        h.count = s.state.Count();
+        h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(h);
+        // A request asked again goes out in copies (2 from the second, 4 from the third
+        // time: a far member's request and its answer are both lossy; the FPGAs answer
+        // copies arriving together once), and from the first time in as many as the
+        // measured loss of sums (sums that came only as resends: the path back, the same
+        // links) needs for one to arrive (99.9%; header only).
+        uint32_t copies = 1;
+        if (few)
+        {
+            copies = times >= 2 ? 4 : (times == 1 ? 2 : 1);
+            copies = std::max(copies, LossCopies(s.sumsRepaired, got.Received(), 1e-3, 6));
+        }
+        for (uint32_t c = 0; c < copies; ++c)
+        {
+            m_socket->SendTo(c + 1 < copies ? p->Copy() : p, 0,
+                             InetSocketAddress(s.msg.dest, s.port));
+        }
+        s.sumRequested[seq] = {now, times + 1};
+        NS_LOG_LOGIC("island " << m_islandId << " asks for sum " << seq << " of round "
+                               << s.msg.round << " (" << copies << " copies)");
+    }
+    uint32_t requested = static_cast<uint32_t>(due.size());
     return requested;
 }
 

@@ -73,6 +73,7 @@ class UdpTransport : public IslandTransport
     void Cancel(uint64_t handle) override;
     bool SupportsGroups() const override;
     Time LastProgress(uint64_t handle) const override;
+    Time RecoveryRoundTrip(uint64_t handle) const override;
     uint64_t GetRetransmissions() const override;
     /// Congestion-mark echoes this island's streams heard (acks or sums with an ECN echo,
     /// sums that arrived marked), all rounds.
@@ -127,6 +128,11 @@ class UdpTransport : public IslandTransport
         /// Contributions: segment -> when its missing sum was last requested, and how often.
         std::map<uint32_t, std::pair<double, uint32_t>> sumRequested;
         double sumDelay = 0; ///< Contributions: largest one-way delay of a sum from its FPGA.
+        /// Contributions: segments an FPGA asked for (lost on the way) and sums that came
+        /// only as resends (their multicast copy lost): the measured loss of the path each way, which sets how many
+        /// copies a resend or a sum request goes out in (LossCopies).
+        uint32_t contributionsAsked = 0;
+        uint32_t sumsRepaired = 0;
         EventId requestEvent; ///< Contributions: the missing-sum request timer.
     };
 
@@ -272,6 +278,12 @@ class UdpTransport : public IslandTransport
     uint16_t m_port;
     uint32_t m_maxNackRanges;
     uint32_t m_maxResendRequests;
+    uint32_t m_tailMarkers; ///< End-of-stream markers after a contribution stream's last segment.
+    /// Sum requests sent at once above which each goes out once (no redundant copies).
+    static constexpr std::size_t kMaxRedundantRequests = 32;
+    /// Copies that make a repair of a path with measured loss \p lost of \p total all lost
+    /// with probability at most \p target (at least 1, at most \p most).
+    static uint32_t LossCopies(uint32_t lost, uint32_t total, double target, uint32_t most);
     double m_hostQueue;
     std::string m_multicastRepair;
     uint32_t m_parityBlock;
