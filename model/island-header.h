@@ -54,9 +54,12 @@ class IslandHeader : public Header
         FLAG_ECN_ECHO = 16,      ///< ACK/RESULT: a congestion mark (CE) arrived.
         FLAG_TAIL = 32,          ///< DATA: sent after the message's last new segment (the
                                  ///< receiver's ack describes the whole message).
-        FLAG_PARITY_REPAIR = 64  ///< PARITY: always; ACK: the NACK ranges are followed by the
+        FLAG_PARITY_REPAIR = 64, ///< PARITY: always; ACK: the NACK ranges are followed by the
                                  ///< parity held per unrecovered block (uint16 n, then n x
                                  ///< (uint32 block, uint32 parity segments)).
+        FLAG_NACK_BITMAP = 128   ///< ACK: the missing segments come as a bitmap instead of
+                                 ///< ranges (uint32 bits, then ceil(bits / 8) bytes; bit i,
+                                 ///< most significant first, set: segment seq + i is missing).
     };
 
     static constexpr uint32_t SERIALIZED_SIZE = 28;

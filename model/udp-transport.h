@@ -214,6 +214,9 @@ class UdpTransport : public IslandTransport
     uint32_t SegmentCount(uint64_t bytes) const;
     /// Most NACK ranges in one ack (MaxNackRanges, at most what fits in one segment).
     uint32_t NackRanges() const;
+    /// Most missing ranges one ack describes (MaxNackRanges or the transport's default, not
+    /// cut to what fits in a segment as ranges: beyond that the ack carries a bitmap).
+    uint32_t DescribedRanges() const;
     uint32_t SegmentPayload(const OutMessage& m, uint32_t seq) const;
     uint32_t ValuesPerSegment(uint8_t type) const;
     Ptr<Packet> MakePayload(const OutMessage& m, uint32_t seq);

@@ -59,10 +59,13 @@ SplitMembers(const std::string& members)
 class LossEnvelopeTestCase : public TestCase
 {
   public:
-    LossEnvelopeTestCase(ExchangePattern mode, std::string schedule)
-        : TestCase("loss envelope, " + PatternName(mode) + ", " + schedule),
+    /// \p segment: model bytes per segment (0: the default, 8192).
+    LossEnvelopeTestCase(ExchangePattern mode, std::string schedule, uint32_t segment = 0)
+        : TestCase("loss envelope, " + PatternName(mode) + ", " + schedule +
+                   (segment ? ", " + std::to_string(segment) + "-byte segments" : "")),
           m_mode(mode),
-          m_schedule(std::move(schedule))
+          m_schedule(std::move(schedule)),
+          m_segment(segment)
     {
     }
 
@@ -76,8 +79,17 @@ class LossEnvelopeTestCase : public TestCase
     /// Aggregation at 5% loss is held to this multiple of the bound (see the file comment);
     /// every other mode and loss to the bound itself.
     static constexpr double kAggregationSlack5 = 1.0;
+    /// The many-segment unicast case at 5% (1954-segment streams): measured 1.13 of the bound
+    /// (the repair tail of the slowest clique-round, LON+BAR+TYO, not yet within the envelope);
+    /// held to this multiple, which still fails the ack-description regression it was added
+    /// for (acks describing only the first 127 gaps: 1.89 of the bound in the same setting).
+    static constexpr double kManySegmentsSlack5 = 1.25;
     double Slack(double loss) const
     {
+        if (m_segment && loss > 0.01)
+        {
+            return kManySegmentsSlack5;
+        }
         return m_mode == ExchangePattern::AGGREGATION && loss > 0.01 ? kAggregationSlack5 : 1.0;
     }
 
@@ -106,6 +118,10 @@ class LossEnvelopeTestCase : public TestCase
         scenario.SetCapabilities(NetworkCapabilities::ForPattern(m_mode));
         scenario.SetRounds(kRounds);
         scenario.SetIslandAttribute("ModelBytes", UintegerValue(kModel));
+        if (m_segment)
+        {
+            scenario.SetIslandAttribute("SegmentSize", UintegerValue(m_segment));
+        }
         scenario.SetLossRate(loss);
         scenario.Build();
         for (const auto& city : scenario.GetIslandCities())
@@ -295,6 +311,7 @@ class LossEnvelopeTestCase : public TestCase
 
     ExchangePattern m_mode;
     std::string m_schedule;
+    uint32_t m_segment;
 };
 
 class LossEnvelopeTestSuite : public TestSuite
@@ -311,6 +328,13 @@ class LossEnvelopeTestSuite : public TestSuite
                 AddTestCase(new LossEnvelopeTestCase(mode, schedule), TestCase::QUICK);
             }
         }
+        // Many segments per stream (2 MB in 1 kB segments: 1954 segments, about 500 gaps on a
+        // 12-hop path at 5% per link), as 100 MB in 8 kB segments: more gaps than NACK ranges
+        // fit in one ack (127 here). Before acks described the losses as a bitmap, the sender
+        // learnt of the gaps beyond the first 127 only as the earlier ones were repaired, one
+        // ack's worth per round trip, and the slow clique-round left the envelope.
+        AddTestCase(new LossEnvelopeTestCase(ExchangePattern::ALL_TO_ALL, "3x3-rotating", 1024),
+                    TestCase::QUICK);
     }
 };
 
