@@ -29,7 +29,8 @@ namespace
 /// ECN codepoints of the packets put on the wire, over every link direction.
 struct WireCounts
 {
-    uint64_t dataNotEct = 0; ///< DATA, CONTRIBUTION, RESULT, PARITY packets without ECT.
+    uint64_t dataNotEct = 0; ///< DATA, CONTRIBUTION, RESULT, PARITY packets with payload, without ECT.
+    uint64_t markers = 0;    ///< Header-only packets of those types (aggregation's tail markers).
     uint64_t dataEct0 = 0;
     uint64_t dataCe = 0;
     uint64_t controlNotEct = 0; ///< ACK, POLL, RESEND packets without ECT.
@@ -50,8 +51,11 @@ CountDrop(WireCounts* w, Ptr<const QueueDiscItem> item)
     p->RemoveHeader(udp);
     IslandHeader h;
     p->RemoveHeader(h);
-    bool data = h.type == IslandHeader::DATA || h.type == IslandHeader::CONTRIBUTION ||
-                h.type == IslandHeader::RESULT || h.type == IslandHeader::PARITY;
+    // Header-only packets of the data types (aggregation's end-of-stream and end-of-sums
+    // markers) count as control drops.
+    bool data = (h.type == IslandHeader::DATA || h.type == IslandHeader::CONTRIBUTION ||
+                 h.type == IslandHeader::RESULT || h.type == IslandHeader::PARITY) &&
+                p->GetSize() > 0;
     (data ? w->dataDrops : w->controlDrops) += 1;
 }
 
@@ -78,6 +82,14 @@ CountWire(WireCounts* w, Ptr<const Packet> packet)
     bool data = h.type == IslandHeader::DATA || h.type == IslandHeader::CONTRIBUTION ||
                 h.type == IslandHeader::RESULT || h.type == IslandHeader::PARITY;
     Ipv4Header::EcnType ecn = ip.GetEcn();
+    if (data && p->GetSize() == 0)
+    {
+        // Header-only packets of the data types: aggregation's end-of-stream markers (a
+        // member's transport, Not-ECT) and end-of-sums markers (sent down the sums' multicast
+        // tree by the root, ECT(0) like the sums they follow). Neither data nor acks.
+        ++w->markers;
+        return;
+    }
     if (!data)
     {
         (ecn == Ipv4Header::ECN_NotECT ? w->controlNotEct : w->controlOther) += 1;
