@@ -162,8 +162,16 @@ class IslandsCarryOnlyTheirOwnBytesTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(links, 1u, city << " has one link");
             NS_TEST_EXPECT_MSG_GT(sent[i], 0u, city << " sent nothing");
             NS_TEST_EXPECT_MSG_EQ(up, sent[i], city << ": bytes up its link that it did not send");
-            NS_TEST_EXPECT_MSG_EQ(down, delivered[i],
-                                  city << ": bytes down its link that were not for it");
+            // Aggregation: the root's end-of-sums markers (header only, EndMarkers = 3 copies)
+            // follow the clique's last sum and can still be on the access link when the run
+            // stops at the last member's completion: at most three of them, nothing else.
+            const uint64_t marker = 2 + 20 + 8 + IslandHeader::SERIALIZED_SIZE;
+            const uint64_t inFlight = down >= delivered[i] ? down - delivered[i] : ~0ull;
+            const bool onlyMarkers = m_mode == ExchangePattern::AGGREGATION &&
+                                     inFlight % marker == 0 && inFlight / marker <= 3;
+            NS_TEST_EXPECT_MSG_EQ((down == delivered[i] || onlyMarkers), true,
+                                  city << ": bytes down its link that were not for it (down "
+                                       << down << ", delivered " << delivered[i] << ")");
             NS_TEST_EXPECT_MSG_EQ(forwarded[i], 0u, city << " forwarded packets");
         }
         Simulator::Destroy();
