@@ -989,7 +989,6 @@ UdpTransport::HandleData(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     // one-way trip after the gap is known, not at the next periodic ack or a timer).
     bool gap = h.seq > in.state.Highest();
     bool isNew = in.state.Add(h.seq);
-    uint32_t payload = packet->GetSize();
     in.ce = in.ce || ce;
     if (isNew)
     {
