@@ -195,7 +195,7 @@ ScenarioHelper::PlanFor(uint32_t island) const
     for (std::size_t p = 0; p < m_schedule.Period(); ++p)
     {
         IslandRoundPlan plan;
-        plan.pattern = m_caps.RichestPattern();
+        plan.pattern = m_caps.DefaultPattern();
         plan.clique = m_schedule.CliqueIndex(p, city);
         if (plan.clique >= 0)
         {
@@ -249,7 +249,7 @@ ScenarioHelper::PlanFor(uint32_t island) const
 ExchangePattern
 ScenarioHelper::PatternOf(std::size_t p, std::size_t c) const
 {
-    return m_schedule.RoundAt(p).PatternOf(c, m_caps.RichestPattern());
+    return m_schedule.RoundAt(p).PatternOf(c, m_caps.DefaultPattern());
 }
 
 void

@@ -184,7 +184,7 @@ class ScenarioHelper
     };
 
     std::vector<IslandRoundPlan> PlanFor(uint32_t island) const;
-    /// The pattern of clique \p c of period round \p p (the schedule's, else the richest).
+    /// The pattern of clique \p c of period round \p p (the schedule's, else NetworkCapabilities::DefaultPattern).
     ExchangePattern PatternOf(std::size_t p, std::size_t c) const;
     /// Check every clique's pattern and plan the structure of the unicast collectives.
     void BuildCollectives();

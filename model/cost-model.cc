@@ -155,12 +155,7 @@ CostModel::IslandNode(const std::string& city) const
 ExchangePattern
 CostModel::DefaultPattern() const
 {
-    const NetworkCapabilities& c = m_impl->caps;
-    if (c.Allows(c.RichestPattern()))
-    {
-        return c.RichestPattern();
-    }
-    return c.AllowedPatterns().at(0);
+    return m_impl->caps.DefaultPattern();
 }
 
 const CostModel::Plan&

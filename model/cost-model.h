@@ -88,8 +88,8 @@ struct RoundCost
  * reused one round trip of its level after its first use (TrafficPlanner::WindowRateBps).
  *
  * Patterns: Round(cliques, patterns) costs the given patterns; Round(cliques) and a schedule
- * round without patterns use DefaultPattern() (the richest pattern of the capability set,
- * what the ns-3 layer runs today). BestRound chooses the pattern of every clique jointly:
+ * round without patterns use DefaultPattern() (the richest allowed pattern of the capability
+ * set, NetworkCapabilities::DefaultPattern, which the ns-3 layer runs too). BestRound chooses the pattern of every clique jointly:
  * for every level of NetworkCapabilities::PatternLevels in turn (unicast patterns, then
  * +multicast, then +aggregation) it evaluates every single-pattern assignment (a clique the
  * pattern cannot carry keeps its fastest pattern alone) and the greedy assignment (every
@@ -133,8 +133,8 @@ class CostModel
 
     /// Island node of \p city; throws InputError (field `city`) if unknown.
     uint32_t IslandNode(const std::string& city) const;
-    /// The pattern of a clique that names none: the set's richest pattern if allowed, else the
-    /// first allowed one.
+    /// The pattern of a clique that names none: NetworkCapabilities::DefaultPattern() (the
+    /// set's richest pattern if allowed, else the first allowed one), as in the ns-3 layer.
     ExchangePattern DefaultPattern() const;
     /// True if \p pattern can carry \p members (TrafficPlanner::CanExchange; cached).
     bool Feasible(const std::vector<uint32_t>& members, ExchangePattern pattern) const;

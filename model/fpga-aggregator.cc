@@ -4,6 +4,7 @@
 #include "fpga-aggregator.h"
 
 #include "network-capabilities.h"
+#include "repair-copies.h"
 #include "wire-format.h"
 
 #include "ns3/boolean.h"
@@ -23,26 +24,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FpgaAggregator");
 
-namespace
-{
-/// Copies that make a repair over a path with measured loss \p lost of \p total all lost
-/// with probability at most \p target (at least 1, at most \p most).
-uint32_t
-LossCopies(uint32_t lost, uint32_t total, double target, uint32_t most)
-{
-    if (lost == 0 || total == 0)
-    {
-        return 1;
-    }
-    double p = std::min(0.9, static_cast<double>(lost) / static_cast<double>(total));
-    uint32_t copies = 1;
-    for (double q = p; q > target && copies < most; q *= p)
-    {
-        ++copies;
-    }
-    return copies;
-}
-} // namespace
 NS_OBJECT_ENSURE_REGISTERED(FpgaAggregator);
 
 TypeId
@@ -617,7 +598,7 @@ FpgaAggregator::RequestCopies(const QueueState& st, uint32_t input, uint32_t k) 
     {
         // The request crosses the member's path the other way: as lossy as its
         // contributions. Header only: copies until all are lost with probability 0.1%.
-        copies = std::max(copies, LossCopies(static_cast<uint32_t>(st.lostCount[input]),
+        copies = std::max(copies, RepairCopiesFor(static_cast<uint32_t>(st.lostCount[input]),
                                              static_cast<uint32_t>(st.lostCount[input] +
                                                                    st.freshCount[input]),
                                              1e-3, 6));
@@ -680,7 +661,7 @@ FpgaAggregator::RepairCopies(QueueState& st, uint32_t seq, uint32_t receiver, do
     }
     // From the first resend, as many copies as the receiver's measured loss of sums needs
     // for one of them to arrive (95%): every lost resend costs the receiver a round trip.
-    copies = std::max(copies, LossCopies(st.repairedFor[receiver],
+    copies = std::max(copies, RepairCopiesFor(st.repairedFor[receiver],
                                          static_cast<uint32_t>(st.queue->GetCompleted()), 0.05,
                                          8));
     ++k;

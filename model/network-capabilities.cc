@@ -41,6 +41,21 @@ NetworkCapabilities::RichestPattern() const
     return multicast ? ExchangePattern::MULTICAST : ExchangePattern::ALL_TO_ALL;
 }
 
+ExchangePattern
+NetworkCapabilities::DefaultPattern() const
+{
+    if (Allows(RichestPattern()))
+    {
+        return RichestPattern();
+    }
+    std::vector<ExchangePattern> allowed = AllowedPatterns();
+    if (allowed.empty())
+    {
+        throw std::invalid_argument("no pattern is allowed by the capability set " + SetName());
+    }
+    return allowed.front();
+}
+
 bool
 NetworkCapabilities::Allows(ExchangePattern pattern) const
 {

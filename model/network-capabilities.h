@@ -81,6 +81,10 @@ struct NetworkCapabilities
     /// The richest pattern of the set (aggregation, else multicast, else all-to-all), ignoring
     /// the restriction \c patterns: what the ns-3 layer runs for a clique without a pattern.
     ExchangePattern RichestPattern() const;
+    /// The pattern of a clique whose schedule names none, for every program (the fluid
+    /// CostModel and the ns-3 layer alike): RichestPattern() if allowed, else the first
+    /// allowed pattern (a restriction such as patterns = {ring} makes that ring).
+    ExchangePattern DefaultPattern() const;
     /// True if the set allows \p pattern (and \c patterns, when not empty, lists it).
     bool Allows(ExchangePattern pattern) const;
     /// Every pattern the set allows, in enum order.

@@ -577,15 +577,48 @@ TrafficPlanner::RingOf(const std::vector<uint32_t>& order) const
     x.pattern = ExchangePattern::RING;
     x.members = order;
     const std::size_t k = order.size();
-    std::vector<TrafficFlow> step;
+    const std::size_t steps = 2 * (k - 1);
+    std::vector<TrafficFlow> edges;
+    std::vector<FlowUsage> usage;
     for (std::size_t i = 0; i < k; ++i)
     {
         TrafficFlow f = UnicastFlow(order[i], order[(i + 1) % k]);
         f.kind = ExchangePattern::RING;
-        f.fraction = 1.0 / static_cast<double>(k);
-        step.push_back(std::move(f));
+        f.fraction = static_cast<double>(steps) / static_cast<double>(k);
+        usage.push_back(f.usage);
+        edges.push_back(std::move(f));
     }
-    x.phases.assign(2 * (k - 1), step);
+    // The step dependency chain, as RingExchange runs it: member i sends step s as soon as it
+    // has its predecessor's step s-1 (s = 0 at once), after its own step s-1 has left (one
+    // edge carries one step at a time). With t_i one chunk at edge i's rate when the ring's k
+    // edges share the network alone (max-min), L_i edge i's tail (propagation and
+    // store-and-forward), F(i,s) the last bit of step s leaving member i:
+    //   F(i,s) = max(F(i-1,s-1) + L_{i-1}, F(i,s-1)) + t_i,   F(i,-1) = 0, F(i-1,-1) + L = 0,
+    // and member i+1 has everything at F(i, 2k-3) + L_i. One fluid phase: edge i carries its
+    // 2(k-1) chunks, its tail the rest of the chain after its last bit, so that alone every
+    // edge ends exactly where the chain does; on equal edges this is 2(k-1) (t + L), the
+    // synchronous steps, and on unequal ones a fast edge waits only for what it forwards.
+    std::vector<double> rate = MaxMinAllocator::Allocate(m_capacities, usage);
+    const double chunk = m_sizing.ModelWireBits() / static_cast<double>(k);
+    std::vector<double> last(k, 0.0); // F(i, s-1)
+    for (std::size_t s = 0; s < steps; ++s)
+    {
+        std::vector<double> next(k);
+        for (std::size_t i = 0; i < k; ++i)
+        {
+            std::size_t prev = (i + k - 1) % k;
+            double ready = s == 0 ? 0.0 : last[prev] + edges[prev].tailS;
+            next[i] = std::max(ready, last[i]) + chunk / rate[i];
+        }
+        last = std::move(next);
+    }
+    for (std::size_t i = 0; i < k; ++i)
+    {
+        TrafficFlow& f = edges[i];
+        f.tailS = std::max(f.tailS, last[i] + f.tailS - f.fraction * m_sizing.ModelWireBits() /
+                                                             rate[i]);
+    }
+    x.phases.push_back(std::move(edges));
     Bound(x);
     return x;
 }

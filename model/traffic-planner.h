@@ -116,11 +116,17 @@ struct AggregationNode
  * - MULTICAST: \c members ascending; one phase, one multicast flow per member (its source
  *   tree), whole model each.
  * - RING: \c members is the ring order (member i sends to member i+1 mod k). The model is cut
- *   into k chunks; 2(k-1) phases (k-1 reduce-scatter steps, then k-1 all-gather steps), each
- *   with k flows i -> i+1 of one chunk (fraction 1/k). In reduce-scatter step s (0-based)
- *   member i sends chunk (i - s) mod k (its partial sum of it), in all-gather step s chunk
- *   (i + 1 - s) mod k (the final sum): after the reduce-scatter member i holds the sum of
- *   chunk (i + 1) mod k.
+ *   into k chunks; 2(k-1) steps (k-1 reduce-scatter steps, then k-1 all-gather steps). In
+ *   reduce-scatter step s (0-based) member i sends chunk (i - s) mod k (its partial sum of
+ *   it), in all-gather step s chunk (i + 1 - s) mod k (the final sum): after the
+ *   reduce-scatter member i holds the sum of chunk (i + 1) mod k. A member sends step s as
+ *   soon as its predecessor's step s-1 has arrived (and its own step s-1 has left), so steps
+ *   overlap on unequal edges. One fluid phase with k flows i -> i+1, each of fraction
+ *   2(k-1)/k (its 2(k-1) chunks), whose tail is the rest of the step dependency chain after
+ *   its last bit (TrafficPlanner::RingOf): alone, every edge ends where the chain of steps
+ *   does (2(k-1) synchronous steps on equal edges). Until 2026-12-05 the ring was 2(k-1)
+ *   phases of one chunk per edge with a barrier between steps, which overcharged rings of
+ *   unequal edges.
  * - TREE: \c trees holds the parent (member index, -1 for the root) of every member in each
  *   tree (a double binary tree has two, each carrying fraction 1/trees.size() of the model,
  *   every member interior in at most one). Reduction up then broadcast down, pipelined in

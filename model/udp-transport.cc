@@ -4,6 +4,7 @@
 #include "udp-transport.h"
 
 #include "fixed-point.h"
+#include "repair-copies.h"
 #include "wire-format.h"
 
 #include "ns3/boolean.h"
@@ -383,22 +384,6 @@ UdpTransport::RecoveryRoundTrip(uint64_t handle) const
         return Time(0);
     }
     return Seconds(RequestRtt(it->second));
-}
-
-uint32_t
-UdpTransport::LossCopies(uint32_t lost, uint32_t total, double target, uint32_t most)
-{
-    if (lost == 0 || total == 0)
-    {
-        return 1;
-    }
-    double p = std::min(0.9, static_cast<double>(lost) / static_cast<double>(total));
-    uint32_t copies = 1;
-    for (double q = p; q > target && copies < most; q *= p)
-    {
-        ++copies;
-    }
-    return copies;
 }
 
 void
@@ -1004,7 +989,6 @@ UdpTransport::HandleData(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     // one-way trip after the gap is known, not at the next periodic ack or a timer).
     bool gap = h.seq > in.state.Highest();
     bool isNew = in.state.Add(h.seq);
-    uint32_t payload = packet->GetSize();
     in.ce = in.ce || ce;
     if (isNew)
     {
@@ -1294,7 +1278,7 @@ UdpTransport::HandleResend(const IslandHeader& h)
         // the FPGA needs for one of them to arrive (95%): a lost resend costs a round trip.
         ++s->contributionsAsked;
         s->state.SetMinRepairCopies(
-            LossCopies(s->contributionsAsked, s->state.NextNew(), 0.05, RepairCopies()));
+            RepairCopiesFor(s->contributionsAsked, s->state.NextNew(), 0.05, RepairCopies()));
     }
     fb.lostHighest = s->state.LastQueuedHighest();
     if (fb.lost > 0)
@@ -1413,7 +1397,7 @@ UdpTransport::RequestSums(Stream& s, uint32_t upTo, double sentBefore)
         if (few)
         {
             copies = times >= 2 ? 4 : (times == 1 ? 2 : 1);
-            copies = std::max(copies, LossCopies(s.sumsRepaired, got.Received(), 1e-3, 6));
+            copies = std::max(copies, RepairCopiesFor(s.sumsRepaired, got.Received(), 1e-3, 6));
         }
         for (uint32_t c = 0; c < copies; ++c)
         {

@@ -130,7 +130,7 @@ class UdpTransport : public IslandTransport
         double sumDelay = 0; ///< Contributions: largest one-way delay of a sum from its FPGA.
         /// Contributions: segments an FPGA asked for (lost on the way) and sums that came
         /// only as resends (their multicast copy lost): the measured loss of the path each way, which sets how many
-        /// copies a resend or a sum request goes out in (LossCopies).
+        /// copies a resend or a sum request goes out in (RepairCopiesFor).
         uint32_t contributionsAsked = 0;
         uint32_t sumsRepaired = 0;
         EventId requestEvent; ///< Contributions: the missing-sum request timer.
@@ -284,9 +284,6 @@ class UdpTransport : public IslandTransport
     uint32_t m_tailMarkers; ///< End-of-stream markers after a contribution stream's last segment.
     /// Sum requests sent at once above which each goes out once (no redundant copies).
     static constexpr std::size_t kMaxRedundantRequests = 32;
-    /// Copies that make a repair of a path with measured loss \p lost of \p total all lost
-    /// with probability at most \p target (at least 1, at most \p most).
-    static uint32_t LossCopies(uint32_t lost, uint32_t total, double target, uint32_t most);
     double m_hostQueue;
     std::string m_multicastRepair;
     uint32_t m_parityBlock;

@@ -45,6 +45,30 @@ CycleTopology(uint32_t k, double rateBps, double latencyS)
     return t;
 }
 
+/// Cities C0 .. C(k-1) on a cycle of equal rates R whose link i (C(i) - C(i+1 mod k)) has
+/// latency latencies[i]: the ring's steps overlap where latencies differ.
+Topology
+UnequalCycleTopology(const std::vector<double>& latencies, double rateBps)
+{
+    const uint32_t k = static_cast<uint32_t>(latencies.size());
+    Topology t = CycleTopology(k, rateBps, 1e-3);
+    Topology u("unequal-cycle");
+    for (const auto& c : t.Cities())
+    {
+        u.AddCity(c);
+    }
+    for (const auto& d : t.Devices())
+    {
+        u.AddDevice(d);
+    }
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        u.AddLink(TopologyLink{LinkKind::PRIVATE, "C" + std::to_string(i) + "D",
+                               "C" + std::to_string((i + 1) % k) + "D", latencies[i], rateBps});
+    }
+    return u;
+}
+
 /// A hand-built structure (members in the given city order) for ScenarioHelper.
 struct HandStructure
 {
@@ -465,6 +489,63 @@ class FluidAgreementTestCase : public TestCase
     double m_tolerance;
 };
 
+/**
+ * A schedule that names no pattern, on a capability set restricted to one collective
+ * (NetworkCapabilities::patterns = {ring}, the programs' --patterns=ring): the packet level
+ * runs that collective (it ran the set's richest pattern, all-to-all, and refused it as not
+ * allowed) and the fluid CostModel charges the same one (NetworkCapabilities::DefaultPattern
+ * for both).
+ */
+class DefaultPatternTestCase : public TestCase
+{
+  public:
+    DefaultPatternTestCase()
+        : TestCase("a schedule without patterns runs the restricted set's pattern, as the fluid "
+                   "model charges it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::string> cities{"C0", "C1", "C2"};
+        const uint64_t model = 6000000;
+        const uint32_t segment = 8192;
+        NetworkCapabilities caps;
+        caps.SetPatterns("ring");
+        NS_TEST_ASSERT_MSG_EQ(PatternName(caps.DefaultPattern()), "ring", "default of {ring}");
+        ScenarioHelper s;
+        s.SetTopology(UnequalCycleTopology({2e-3, 3e-3, 20e-3}, 1e9));
+        s.SetCapabilities(caps);
+        s.SetSchedule(Schedule("no-patterns", {ScheduleRound{{cities}}}));
+        s.SetIslandAttribute("ModelBytes", UintegerValue(model));
+        s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
+        s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
+        s.SetIslandAttribute("CheckValues", UintegerValue(100));
+        Outcome o = RunScenario(s);
+        NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
+        NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
+        NS_TEST_EXPECT_MSG_GT(o.checked, 0u, "values checked");
+        NS_TEST_ASSERT_MSG_EQ(o.result.rounds.size(), 1u, "one clique");
+        NS_TEST_EXPECT_MSG_EQ(o.result.rounds[0].pattern, "ring", "pattern run and recorded");
+        CostParameters params;
+        params.modelBytes = static_cast<double>(model);
+        params.segmentPayloadBytes = segment;
+        CostModel cm(s.GetGraph(), s.GetCapabilities(), params);
+        NS_TEST_EXPECT_MSG_EQ(PatternName(cm.DefaultPattern()), "ring", "fluid default");
+        std::vector<uint32_t> members;
+        for (const auto& c : cities)
+        {
+            members.push_back(s.GetGraph().IslandNode(c));
+        }
+        double fluid = cm.Round({members}).commS; // no patterns: the default
+        double measured = o.result.rounds.at(0).endS - o.result.rounds.at(0).startS;
+        NS_TEST_EXPECT_MSG_EQ_TOL(measured, fluid, 0.03 * fluid,
+                                  "packet " << measured << " s, fluid " << fluid << " s");
+        Simulator::Destroy();
+    }
+};
+
 /// Contributes (island, round)-specific values, keeps what the exchange averages.
 class RecordingLearner : public IslandLearner
 {
@@ -743,7 +824,16 @@ class CollectiveExchangeTestSuite : public TestSuite
                                                    StarTopology(4, 10e9, 4e-3, kAccessRate), star,
                                                    p, 20000000, 0.03),
                         TestCase::QUICK);
+            // Unequal latencies (1, 2, 30, 5 ms): the ring's steps overlap at the packet
+            // level, and the fluid model must charge the chain of steps, not 2(k-1) barriers
+            // (0.0851 s against 0.0761 s, +12%, before 2026-12-05).
+            AddTestCase(new FluidAgreementTestCase(
+                            "an unequal cycle of 4",
+                            UnequalCycleTopology({1e-3, 2e-3, 30e-3, 5e-3}, 10e9), cycle, p,
+                            40000000, p == ExchangePattern::TREE ? 0.035 : 0.03),
+                        TestCase::QUICK);
         }
+        AddTestCase(new DefaultPatternTestCase, TestCase::QUICK);
         for (ExchangePattern p :
              {ExchangePattern::RING, ExchangePattern::TREE, ExchangePattern::PARAMETER_SERVER})
         {

@@ -3,9 +3,11 @@
  */
 // GoogleTest: ParityRepair, multicast loss recovery by parity segments (an ideal MDS erasure
 // code over blocks of segments): the blocks, the decode rule, the confidence rule against a
-// hand computation of the binomial tail, and the subtraction of parity already in flight.
+// hand computation of the binomial tail, and the subtraction of parity already in flight;
+// RepairCopiesFor, the copies a repeated repair goes out in, against hand computations.
 
 #include "ns3/parity-repair.h"
+#include "ns3/repair-copies.h"
 
 #include <gtest/gtest.h>
 
@@ -124,4 +126,22 @@ TEST(ParityRepair, InFlightParityIsSubtracted)
     r.Report(1, 0, 0, 0, 2.5);
     r.Report(2, 0, 0, 0, 2.5);
     EXPECT_EQ(r.Due(0), 0u);
+}
+
+TEST(RepairCopies, FewestCopiesWhoseJointLossMeetsTheTarget)
+{
+    EXPECT_EQ(RepairCopiesFor(0, 100, 1e-3, 6), 1u); // nothing lost
+    EXPECT_EQ(RepairCopiesFor(5, 0, 1e-3, 6), 1u);   // nothing measured
+    // p = 0.1, target 2e-3: 0.1 and 0.01 above it, 0.001 below -> 3 copies.
+    EXPECT_EQ(RepairCopiesFor(10, 100, 2e-3, 6), 3u);
+    // target 5e-4: 0.001 still above, 1e-4 below -> 4 copies.
+    EXPECT_EQ(RepairCopiesFor(10, 100, 5e-4, 6), 4u);
+    // p = 0.05, target 0.05: one copy already meets it.
+    EXPECT_EQ(RepairCopiesFor(5, 100, 0.05, 6), 1u);
+    // p = 0.3, target 0.05: 0.3, 0.09, 0.027 -> 3 copies.
+    EXPECT_EQ(RepairCopiesFor(30, 100, 0.05, 6), 3u);
+    // p capped at 0.9 (all lost): 0.9^n <= 1e-3 needs n = 66, limited to most.
+    EXPECT_EQ(RepairCopiesFor(100, 100, 1e-3, 6), 6u);
+    EXPECT_EQ(RepairCopiesFor(100, 100, 1e-3, 1000), 66u);
+    EXPECT_EQ(RepairCopiesFor(10, 100, 1e-3, 1), 1u); // most = 1: never more than one
 }
