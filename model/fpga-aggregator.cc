@@ -500,6 +500,8 @@ FpgaAggregator::HandleRequest(const IslandHeader& h)
             double askedAt = static_cast<double>(h.timestamp) * 1e-9;
             double crossed = askedAt - std::max(0.0, Simulator::Now().GetSeconds() - askedAt);
             uint32_t copies = RepairCopies(st, h.seq, h.origin, crossed);
+            NS_LOG_LOGIC("FPGA " << m_tag << " (root): sum " << h.seq << " for " << h.origin
+                                 << ": " << copies << " copies");
             if (copies > 0)
             {
                 ++st.resent;

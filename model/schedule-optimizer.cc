@@ -514,6 +514,20 @@ ScheduleOptimizer::Result(const Scored& s, const std::string& method)
     {
         full = Score(s.state);
     }
+    // A periodic schedule's rotations are the same steady state: every search reports the one
+    // Better() prefers (equal scores: the smallest state), so that the same optimum is
+    // reported in the same phase whichever capability set or search order found it.
+    const State found = full.state;
+    for (std::size_t k = 1; k < found.size(); ++k)
+    {
+        State rotated(found.begin() + k, found.end());
+        rotated.insert(rotated.end(), found.begin(), found.begin() + k);
+        Scored c = Score(rotated);
+        if (Better(c, full))
+        {
+            full = c;
+        }
+    }
     r.schedule = ToSchedule(full.state, "optimized-p" + std::to_string(full.state.size()));
     r.score = full.score;
     r.roundTimes = full.times;

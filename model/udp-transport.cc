@@ -1149,6 +1149,7 @@ UdpTransport::HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce)
         // rather than after the sums stalled for a request round trip.
         if (s)
         {
+            s->sumsEnded = true;
             uint32_t asked = RequestSums(*s, s->state.NextNew(), Simulator::Now().GetSeconds());
             NS_LOG_LOGIC("island " << m_islandId << " round " << h.round << ": end of sums, "
                                    << asked << " missing sums requested");
@@ -1159,6 +1160,9 @@ UdpTransport::HandleResult(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     InStream& in = m_in[key];
     in.state.SetCount(h.count);
     bool fresh = in.state.Add(h.seq);
+    NS_LOG_LOGIC("island " << m_islandId << " sum " << h.seq << " of round " << h.round
+                           << (fresh ? " new" : " duplicate")
+                           << ((h.flags & IslandHeader::FLAG_RETRANSMISSION) ? " (resent)" : ""));
     if (fresh)
     {
         in.msg.bytes += packet->GetSize();
@@ -1325,11 +1329,15 @@ UdpTransport::OnSumRequestTimer(uint64_t handle)
     // the root's end-of-sums marker reports a lost tail at once, see HandleResult).
     double now = Simulator::Now().GetSeconds();
     uint32_t due = in->second.state.Highest();
-    if (now - s.lastProgress.GetSeconds() >= RequestRtt(s))
+    // The timer was armed one RequestRtt ago, and RequestRtt may have grown since (it follows
+    // the largest sum delay seen): what was asked when it was armed is due again now, not one
+    // more period later (kRequestSlack).
+    const double period = kRequestSlack * RequestRtt(s);
+    if (now - s.lastProgress.GetSeconds() >= period)
     {
         due = std::min(s.state.NextNew(), due + 1);
     }
-    RequestSums(s, due, now - RequestRtt(s));
+    RequestSums(s, due, now - period);
     if (in->second.state.Cumulative() < s.state.NextNew())
     {
         ArmSumRequest(handle);
@@ -1358,7 +1366,7 @@ UdpTransport::RequestSums(Stream& s, uint32_t upTo, double sentBefore)
             uint32_t times = 0;
             if (it != s.sumRequested.end())
             {
-                if (now - it->second.first < RequestRtt(s))
+                if (now - it->second.first < kRequestSlack * RequestRtt(s))
                 {
                     continue; // asked within the last round trip: the answer may be on its way
                 }
@@ -1373,8 +1381,10 @@ UdpTransport::RequestSums(Stream& s, uint32_t upTo, double sentBefore)
         }
     }
     // Many sums missing at once are mostly delayed (an input of their slots is being
-    // recovered), not lost: one copy each, so that requests never flood the path.
-    const bool few = due.size() <= kMaxRedundantRequests;
+    // recovered), not lost: one copy each, so that requests never flood the path. Once the
+    // root's end-of-sums marker came, every sum exists at the root and one missing here was
+    // lost (or its request or answer was): asked for in copies however many are missing.
+    const bool few = due.size() <= kMaxRedundantRequests || s.sumsEnded;
     for (const auto& [seq, times] : due)
     {
         IslandHeader h;
@@ -1406,7 +1416,8 @@ UdpTransport::RequestSums(Stream& s, uint32_t upTo, double sentBefore)
         }
         s.sumRequested[seq] = {now, times + 1};
         NS_LOG_LOGIC("island " << m_islandId << " asks for sum " << seq << " of round "
-                               << s.msg.round << " (" << copies << " copies)");
+                               << s.msg.round << " (" << copies << " copies, sum delay "
+                               << s.sumDelay << " s)");
     }
     uint32_t requested = static_cast<uint32_t>(due.size());
     return requested;

@@ -128,6 +128,9 @@ class UdpTransport : public IslandTransport
         /// Contributions: segment -> when its missing sum was last requested, and how often.
         std::map<uint32_t, std::pair<double, uint32_t>> sumRequested;
         double sumDelay = 0; ///< Contributions: largest one-way delay of a sum from its FPGA.
+        /// Contributions: the root's end-of-sums marker arrived (every sum exists at the root:
+        /// one still missing here was lost, not delayed).
+        bool sumsEnded = false;
         /// Contributions: segments an FPGA asked for (lost on the way) and sums that came
         /// only as resends (their multicast copy lost): the measured loss of the path each way, which sets how many
         /// copies a resend or a sum request goes out in (RepairCopiesFor).
@@ -284,6 +287,10 @@ class UdpTransport : public IslandTransport
     uint32_t m_tailMarkers; ///< End-of-stream markers after a contribution stream's last segment.
     /// Sum requests sent at once above which each goes out once (no redundant copies).
     static constexpr std::size_t kMaxRedundantRequests = 32;
+    /// A sum request is due again after this fraction of RequestRtt: the request timer fires
+    /// one RequestRtt after the last request, and a comparison at exactly one RequestRtt (which
+    /// may have grown meanwhile) skipped it until the next firing, two periods later.
+    static constexpr double kRequestSlack = 0.9;
     double m_hostQueue;
     std::string m_multicastRepair;
     uint32_t m_parityBlock;

@@ -112,7 +112,7 @@ def main():
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     p.add_argument("--reuse", help="folder with calibration.csv and validation.csv from a "
                                    "previous run (skip running the program)")
-    p.add_argument("--work", default=os.path.join(ROOT, "build", "objective-validation"))
+    p.add_argument("--work", default=os.path.join(ROOT, "build", "objective-validation-work"))
     p.add_argument("--weights", default=None,
                    help="k,m of the code (TrainingTimeObjective::kDefaultWeight, "
                         "kDefaultBestWeight); default: read from model/training-time-objective.h")
