@@ -136,6 +136,37 @@ RunScenario(ScenarioHelper& s)
     return o;
 }
 
+/// One round with no compute time, the model in segments of `segment` bytes, values checked.
+void
+SetOneRound(ScenarioHelper& s, uint64_t model, uint32_t segment)
+{
+    s.SetIslandAttribute("ModelBytes", UintegerValue(model));
+    s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
+    s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
+    s.SetIslandAttribute("CheckValues", UintegerValue(100));
+}
+
+/// The fluid CostModel's communication time of one clique of `cities` on the scenario's graph
+/// and capabilities; no pattern given: the capabilities' default (as the packet level).
+double
+FluidCommS(const ScenarioHelper& s,
+           const std::vector<std::string>& cities,
+           uint64_t model,
+           uint32_t segment,
+           const std::vector<ExchangePattern>& patterns = {})
+{
+    CostParameters params;
+    params.modelBytes = static_cast<double>(model);
+    params.segmentPayloadBytes = segment;
+    CostModel cm(s.GetGraph(), s.GetCapabilities(), params);
+    std::vector<uint32_t> members;
+    for (const auto& c : cities)
+    {
+        members.push_back(s.GetGraph().IslandNode(c));
+    }
+    return patterns.empty() ? cm.Round({members}).commS : cm.Round({members}, patterns).commS;
+}
+
 /**
  * Ring all-reduce on a cycle of k equal links (rate R, latency d), ring order = the cycle:
  * 2(k-1) steps, each one paced chunk of M/k over one hop, so the round lasts
@@ -454,23 +485,11 @@ class FluidAgreementTestCase : public TestCase
         ScenarioHelper s;
         s.SetTopology(m_topology);
         s.SetSchedule(OneClique(m_cities, m_pattern));
-        s.SetIslandAttribute("ModelBytes", UintegerValue(m_model));
-        s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
-        s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
-        s.SetIslandAttribute("CheckValues", UintegerValue(100));
+        SetOneRound(s, m_model, segment);
         Outcome o = RunScenario(s);
         NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
         NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
-        CostParameters params;
-        params.modelBytes = static_cast<double>(m_model);
-        params.segmentPayloadBytes = segment;
-        CostModel cm(s.GetGraph(), s.GetCapabilities(), params);
-        std::vector<uint32_t> members;
-        for (const auto& c : m_cities)
-        {
-            members.push_back(s.GetGraph().IslandNode(c));
-        }
-        double fluid = cm.Round({members}, {m_pattern}).commS;
+        double fluid = FluidCommS(s, m_cities, m_model, segment, {m_pattern});
         double measured = o.result.rounds.at(0).endS - o.result.rounds.at(0).startS;
         std::clog << PatternName(m_pattern) << " on " << m_name << ": packet " << measured
                   << " s, fluid " << fluid << " s\n";
@@ -518,27 +537,16 @@ class DefaultPatternTestCase : public TestCase
         s.SetTopology(UnequalCycleTopology({2e-3, 3e-3, 20e-3}, 1e9));
         s.SetCapabilities(caps);
         s.SetSchedule(Schedule("no-patterns", {ScheduleRound{{cities}}}));
-        s.SetIslandAttribute("ModelBytes", UintegerValue(model));
-        s.SetIslandAttribute("SegmentSize", UintegerValue(segment));
-        s.SetIslandAttribute("ComputeTime", TimeValue(Seconds(0)));
-        s.SetIslandAttribute("CheckValues", UintegerValue(100));
+        SetOneRound(s, model, segment);
         Outcome o = RunScenario(s);
         NS_TEST_ASSERT_MSG_EQ(o.result.complete, true, o.result.error);
         NS_TEST_EXPECT_MSG_EQ(o.mismatches, 0u, "sums exact");
         NS_TEST_EXPECT_MSG_GT(o.checked, 0u, "values checked");
         NS_TEST_ASSERT_MSG_EQ(o.result.rounds.size(), 1u, "one clique");
         NS_TEST_EXPECT_MSG_EQ(o.result.rounds[0].pattern, "ring", "pattern run and recorded");
-        CostParameters params;
-        params.modelBytes = static_cast<double>(model);
-        params.segmentPayloadBytes = segment;
-        CostModel cm(s.GetGraph(), s.GetCapabilities(), params);
+        CostModel cm(s.GetGraph(), s.GetCapabilities(), CostParameters());
         NS_TEST_EXPECT_MSG_EQ(PatternName(cm.DefaultPattern()), "ring", "fluid default");
-        std::vector<uint32_t> members;
-        for (const auto& c : cities)
-        {
-            members.push_back(s.GetGraph().IslandNode(c));
-        }
-        double fluid = cm.Round({members}).commS; // no patterns: the default
+        double fluid = FluidCommS(s, cities, model, segment); // no patterns: the default
         double measured = o.result.rounds.at(0).endS - o.result.rounds.at(0).startS;
         NS_TEST_EXPECT_MSG_EQ_TOL(measured, fluid, 0.03 * fluid,
                                   "packet " << measured << " s, fluid " << fluid << " s");
