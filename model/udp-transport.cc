@@ -1384,7 +1384,7 @@ UdpTransport::RequestSums(Stream& s, uint32_t upTo, double sentBefore)
     // recovered), not lost: one copy each, so that requests never flood the path. Once the
     // root's end-of-sums marker came, every sum exists at the root and one missing here was
     // lost (or its request or answer was): asked for in copies however many are missing.
-    const bool few = due.size() <= kMaxRedundantRequests || s.sumsEnded;
+    const bool inCopies = due.size() <= kMaxRedundantRequests || s.sumsEnded;
     for (const auto& [seq, times] : due)
     {
         IslandHeader h;
@@ -1404,7 +1404,7 @@ UdpTransport::RequestSums(Stream& s, uint32_t upTo, double sentBefore)
         // measured loss of sums (sums that came only as resends: the path back, the same
         // links) needs for one to arrive (99.9%; header only).
         uint32_t copies = 1;
-        if (few)
+        if (inCopies)
         {
             copies = times >= 2 ? 4 : (times == 1 ? 2 : 1);
             copies = std::max(copies, RepairCopiesFor(s.sumsRepaired, got.Received(), 1e-3, 6));

@@ -108,12 +108,12 @@ def main():
     def fast_accuracy_at(series, t):
         """The fast path's accuracy of \p series at simulated time t (its last point <= t)."""
         times, _, acc = curves[series]
-        best = acc[0]
+        last = acc[0]
         for ti, ai in zip(times, acc):
             if ti > t + 1e-9:
                 break
-            best = ai
-        return best
+            last = ai
+        return last
 
     for r in packet:
         # A packet rerun stops soon after the target (not at the fast path's horizon), so its
