@@ -36,6 +36,7 @@ MODES = [
 # (label, extra options)
 TRANSPORTS = [
     ("ideal", ["--transport=ideal"]),
+    ("ideal shallow", ["--transport=ideal"]),  # the other rows' queues (see the text)
     ("cc", ["--transport=cc"]),
     ("tcp NewReno", ["--transport=tcp", "--congestionControl=NewReno"]),
     ("tcp Cubic", ["--transport=tcp", "--congestionControl=Cubic"]),
@@ -90,6 +91,9 @@ def main():
     p.add_argument("--segment-size", type=int, default=65000)
     p.add_argument("--mtu", type=int, default=65535)
     p.add_argument("--queue-size", type=int, default=100)
+    p.add_argument("--ideal-queue-size", type=int, default=2000,
+                   help="queues of the ideal runs (the lower bound: deep enough for its "
+                        "instant reallocations, see the text)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=float, default=1800, help="wall seconds per run")
     p.add_argument("--transports", default=",".join(t for t, _ in TRANSPORTS),
@@ -118,7 +122,7 @@ def main():
     tmp = args.work_dir or tempfile.mkdtemp()
     os.makedirs(tmp, exist_ok=True)
     common = ["--rounds=%d" % args.rounds, "--segmentSize=%d" % args.segment_size,
-              "--mtu=%d" % args.mtu, "--queueSize=%d" % args.queue_size, "--computeTime=0"]
+              "--mtu=%d" % args.mtu, "--computeTime=0"]
     modes = [m for m in MODES if m[0] in args.modes.split(",")]
     if len(modes) != len(args.modes.split(",")):
         sys.exit("--modes: one of %s" % ", ".join(m[0] for m in MODES))
@@ -148,8 +152,10 @@ def main():
                         if label.startswith("tcp") and not over_tcp(mode):
                             continue  # no TCP form: the same run as cc
                         key = "%s/%g/%s/%s" % (schedule, size, mode[0], label)
+                        queue = args.ideal_queue_size if label == "ideal" else args.queue_size
                         o = common + ["--schedule=" + schedule_file(schedule, mode[2]),
-                                      "--modelBytes=%g" % size, "--mode=" + mode[1]] + opts
+                                      "--modelBytes=%g" % size, "--mode=" + mode[1],
+                                      "--queueSize=%d" % queue] + opts
                         jobs[key] = pool.submit(run, binary, tmp, key, o, args.timeout)
     results = {k: f.result() for k, f in jobs.items()}
 
@@ -161,20 +167,23 @@ def main():
         "",
         "The nine-city network (``data/nine-city.topology``), %d rounds (mean round time, "
         "compute time 0: the exchange alone), %d-byte segments over a %d-byte MTU (TCP: "
-        "MSS = MTU - 52), drop-tail egress queues of %d packets, no random loss. ``ideal`` is "
+        "MSS = MTU - 52), drop-tail egress queues of %d packets (``ideal``: %d, see below), no "
+        "random loss. ``ideal`` is "
         "the idealised network-assisted pacing (the lower bound); ``cc`` the UDP protocols "
         "with an end-to-end congestion window per stream; ``tcp`` ns-3's TCP with persistent "
         "connections and BDP buffers, unicast only (multicast and aggregation have no TCP form: "
         "an island under ``tcp`` runs them with ``cc``'s UDP protocols, so their ``cc`` rows "
         "stand for both). Ratio = round time / ideal's. Drops: packets "
         "dropped by every egress queue; retransmitted: payload sent again. Command: "
-        "``python3 scripts/transport-table.py --sizes %s --rounds %d --modes %s --transports %s``. "
+        "``python3 scripts/transport-table.py --sizes %s --rounds %d --modes %s --transports %s "
+        "--queue-size %d --ideal-queue-size %d``. "
         "Modes: ``unicast`` (all-to-all), ``ring`` and ``tree`` (the all-reduce collectives, "
         "the best the plain network can do: every clique's pattern set in a copy of the "
         "schedule; unicast messages, so over TCP under ``tcp``), ``multicast`` and "
         "``aggregation`` (the network-assisted modes)." %
-        (args.rounds, args.segment_size, args.mtu, args.queue_size, args.sizes, args.rounds,
-         args.modes, args.transports),
+        (args.rounds, args.segment_size, args.mtu, args.queue_size, args.ideal_queue_size,
+         args.sizes, args.rounds, args.modes, args.transports, args.queue_size,
+         args.ideal_queue_size),
         "",
     ]
     for note in args.note:
@@ -187,7 +196,15 @@ def main():
         "bandwidth broker (``RateController``) knows every stream the instant it starts or "
         "ends and gives it its weighted max-min fair share of every link it crosses, and "
         "perfectly paced hosts send exactly that rate from the first segment. No window is "
-        "learnt, no queue builds, nothing is dropped. The fluid ``CostModel`` computes the same "
+        "learnt and no queue builds while the allocation holds. When it changes (a stream "
+        "starts or ends) the broker applies the new rates at once, but packets already in "
+        "flight at the old rates still reach the shared links for up to a one-way latency "
+        "(100-200 ms here): a transient a real broker would schedule around (decreases "
+        "first, increases once the old rates have drained) and that the fluid model ignores. "
+        "The ``ideal`` runs are therefore given queues deep enough to absorb it "
+        "(``--ideal-queue-size``); the rows ``ideal shallow`` are the same runs with the "
+        "other rows' queues, where patterns whose streams start and end all the time (tree "
+        "and ring all-reduce) drop and resend. The fluid ``CostModel`` computes the same "
         "allocation and reproduces ``ideal`` only; ``cc`` and ``tcp`` add what real end-to-end "
         "congestion control costs (slow start over 100-290 ms round trips, losses at shallow "
         "queues, round-trip unfairness, and for ``tcp`` ack compression between the two "
