@@ -126,7 +126,8 @@ UdpTransport::GetTypeId()
                           "MulticastRepair=parity: parity segments sent for a block are raised "
                           "until the repair suffices with at least this probability given each "
                           "receiver's measured loss (0: exactly the most missing at one "
-                          "receiver).",
+                          "receiver); after k failed repairs of a block 1 - (1 - this)^(k+1); "
+                          "after the last new segment the pending repairs together.",
                           DoubleValue(0.9),
                           MakeDoubleAccessor(&UdpTransport::m_parityConfidence),
                           MakeDoubleChecker<double>(0, 0.999))
