@@ -5,8 +5,8 @@
 // network nine-city-training builds, without any of the module's applications, to compare
 // the tcp transport's cost per packet-hop with plain BulkSend/PacketSink (issue 16).
 //
-// The network is the one ScenarioHelper builds (WanNetworkHelper, same MTU, 2000-packet
-// DropTail queues, the RoutePlanner's static host routes). Each ordered member pair of every
+// The network is the one ScenarioHelper builds (WanNetworkHelper, same MTU,
+// --queueSize-packet DropTail queues, the RoutePlanner's static host routes). Each ordered member pair of every
 // clique of a round becomes one BulkSend -> PacketSink transfer of ModelBytes + 28 bytes (our
 // frame header) with the tcp transport's settings: the congestion control of
 // --congestionControl, segment size MTU - 52, send and receive buffers of the largest
@@ -53,9 +53,14 @@ struct RoundRunner
     uint16_t nextPort = 20000;
     uint32_t current = 0;
     uint64_t transfers = 0;
+    std::vector<double> roundEnds; ///< simulated time each round ended, s
 
     void Start(uint32_t r)
     {
+        if (r > 0)
+        {
+            roundEnds.push_back(Simulator::Now().GetSeconds());
+        }
         current = r;
         if (r >= rounds.size())
         {
@@ -103,8 +108,10 @@ main(int argc, char* argv[])
     bench::Inputs in("bench-raw-tcp");
     in.options.Add("mtu");
     in.options.Add("congestionControl");
+    in.options.Add("queueSize");
     in.options.Parse(argc, argv);
     const auto mtu = static_cast<uint32_t>(in.options.GetInteger("mtu"));
+    const auto queuePackets = static_cast<uint32_t>(in.options.GetInteger("queueSize"));
 
     std::unique_ptr<NetworkGraph> graph;
     std::unique_ptr<RoutePlanner> routes;
@@ -171,7 +178,9 @@ main(int argc, char* argv[])
     // The network exactly as ScenarioHelper::Build makes it.
     WanNetworkHelper wan;
     wan.SetDeviceAttribute("Mtu", UintegerValue(mtu));
-    wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
+    wan.SetQueue("ns3::DropTailQueue<Packet>",
+                 "MaxSize",
+                 QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, queuePackets)));
     network = wan.Install(*graph);
     WanNetworkHelper::InstallRoutes(network, *routes);
     for (uint32_t e = 0; e < graph->EdgeCount(); ++e)
@@ -198,9 +207,17 @@ main(int argc, char* argv[])
     std::cout << "raw_tcp.complete=" << (complete ? 1 : 0) << "\n"
               << "raw_tcp.congestion_control=" << cc.Get().GetName() << "\n"
               << "raw_tcp.transfers=" << runner.transfers << "\n"
+              << "raw_tcp.socket_buffer_bytes=" << static_cast<uint64_t>(std::min(maxBdp, 2e9))
+              << "\n"
               << "raw_tcp.packet_hops=" << g_hops << "\n"
               << "raw_tcp.events=" << events << "\n"
               << "raw_tcp.sim_s=" << simS << "\n"
+              << "raw_tcp.round_end_s=";
+    for (std::size_t r = 0; r < runner.roundEnds.size(); ++r)
+    {
+        std::cout << (r ? "," : "") << runner.roundEnds[r];
+    }
+    std::cout << "\n"
               << "raw_tcp.cpu_setup_s=" << cpu1 - cpu0 << "\n"
               << "raw_tcp.cpu_run_s=" << cpu2 - cpu1 << "\n"
               << "raw_tcp.peak_rss_mib=" << bench::PeakRssMiB() << "\n";

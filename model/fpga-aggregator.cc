@@ -8,6 +8,7 @@
 #include "wire-format.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -94,6 +95,16 @@ FpgaAggregator::GetTypeId()
                           UintegerValue(3),
                           MakeUintegerAccessor(&FpgaAggregator::m_endMarkers),
                           MakeUintegerChecker<uint32_t>(0, 64))
+            .AddAttribute("EgressQueue",
+                          "Local flow control of what the FPGA sends by unicast (resend "
+                          "requests, partial sums, sums sent again, their copies): a packet "
+                          "leaves while the egress queue of the device it leaves by holds less "
+                          "than this fraction of its capacity, else it waits in order (the FPGA "
+                          "does not drop its own packets). 1: none (a burst larger than the "
+                          "queue's free space is dropped there).",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&FpgaAggregator::m_egressQueue),
+                          MakeDoubleChecker<double>(0.01, 1))
             .AddAttribute("Ecn",
                           "Sums and partial sums are ECN-capable (ECT(0)) and the FPGA echoes "
                           "congestion marks (CE on a contribution, or a child's echo) on the "
@@ -120,6 +131,7 @@ FpgaAggregator::DoDispose()
 {
     m_socket = nullptr;
     m_multicast.Close();
+    m_pacer.Clear();
     m_queues.clear();
     Application::DoDispose();
 }
@@ -212,6 +224,7 @@ FpgaAggregator::StartApplication()
         // Socket::SetIpTos.
         m_multicast.SetNode(GetNode());
         m_multicast.SetIpTos(m_ecn ? 0x02 : 0);
+        m_pacer.SetNode(GetNode(), m_egressQueue);
     }
 }
 
@@ -224,6 +237,7 @@ FpgaAggregator::StopApplication()
         m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
         m_socket = nullptr;
     }
+    m_pacer.Clear();
     m_multicast.Close();
 }
 
@@ -437,7 +451,7 @@ FpgaAggregator::SendHeader(IslandHeader h, Ipv4Address to, uint16_t port, bool s
     }
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(h);
-    m_socket->SendTo(p, 0, InetSocketAddress(to, port));
+    m_pacer.Send(m_socket, p, InetSocketAddress(to, port), stamp);
 }
 
 void
@@ -522,18 +536,21 @@ FpgaAggregator::HandleRequest(const IslandHeader& h)
     // (lost on the way, or a child FPGA's partial sum lost or still waiting itself). Ask the
     // missing inputs now rather than at the straggler timeout, each at most once per quarter
     // timeout: a member ignores a request that crossed its own copy, a child FPGA one it
-    // cannot answer yet or whose partial sum it sent after the request left.
+    // cannot answer yet or whose partial sum it sent after the request left. A request passed
+    // up by a child FPGA proves that the child summed the segment (it passes requests up only
+    // then): if its partial sum is missing here, it was lost, and the child can answer.
+    const bool fromChild = input >= clique.members.size();
     if (!st.queue->IsPending(h.seq))
     {
         if (!st.queue->Contributed(input, h.seq))
         {
-            AskEarly(st, clique, h.round, h.extra, h.seq, h.count, input);
+            AskEarly(st, clique, h.round, h.extra, h.seq, h.count, input, fromChild);
         }
         return;
     }
     for (uint32_t m : st.queue->Missing(h.seq))
     {
-        AskEarly(st, clique, h.round, h.extra, h.seq, h.count, m);
+        AskEarly(st, clique, h.round, h.extra, h.seq, h.count, m, fromChild && m == input);
     }
 }
 
@@ -544,22 +561,42 @@ FpgaAggregator::AskEarly(QueueState& st,
                          uint16_t clique,
                          uint32_t seq,
                          uint32_t count,
-                         uint32_t input)
+                         uint32_t input,
+                         bool answerable)
 {
-    auto& [asked, times] = st.asked[(static_cast<uint64_t>(seq) << 7) | input];
+    QueueState::Asked& a = st.asked[(static_cast<uint64_t>(seq) << 7) | input];
     double again = m_timeout.GetSeconds() / 4;
     if (input < st.inputDelay.size() && st.inputDelay[input] > 0)
     {
         again = std::min(again, 2.5 * st.inputDelay[input] + 1e-3);
     }
-    if ((!asked.IsZero() && Simulator::Now() - asked < Seconds(again)) ||
-        times >= m_maxInputRequests)
+    const Time now = Simulator::Now();
+    if (answerable && input >= c.members.size())
+    {
+        // A child FPGA that summed the segment: asked on its own budget. Requests made while
+        // it was still waiting itself (it ignores them) must not use up the requests it could
+        // answer: on the all-in-one tree at 5% loss a member next to the root asked for its
+        // delayed sums every 5 ms, the root passed each on to its child FPGA, the child's 8
+        // requests were spent before it had the partial sum, and when that partial sum was
+        // lost only the root's straggler timeout asked again, 0.5 s later.
+        if ((!a.answerableAt.IsZero() && now - a.answerableAt < Seconds(again)) ||
+            a.answerable >= m_maxInputRequests)
+        {
+            return;
+        }
+        a.answerableAt = now;
+        a.at = now;
+        ++a.answerable;
+        AskInput(c, round, clique, seq, count, input, RequestCopies(st, input, a.answerable));
+        return;
+    }
+    if ((!a.at.IsZero() && now - a.at < Seconds(again)) || a.times >= m_maxInputRequests)
     {
         return;
     }
-    asked = Simulator::Now();
-    ++times;
-    AskInput(c, round, clique, seq, count, input, RequestCopies(st, input, times));
+    a.at = now;
+    ++a.times;
+    AskInput(c, round, clique, seq, count, input, RequestCopies(st, input, a.times));
     // A member is asked again after a round trip to it if its copy has not come by then
     // (the request or the resend was lost): recovery does not wait for the straggler
     // timeout. (A child FPGA may still be waiting itself: it is asked again when a member
@@ -745,8 +782,8 @@ FpgaAggregator::EmitResult(uint32_t round,
         for (uint32_t i = 0; i < std::max<uint32_t>(1, copies); ++i)
         {
             ++m_partials;
-            m_socket->SendTo(i + 1 < copies ? p->Copy() : p, 0,
-                             SumAddress(c.parentAddress, m_port));
+            m_pacer.Send(m_socket, i + 1 < copies ? p->Copy() : p,
+                         SumAddress(c.parentAddress, m_port), true);
         }
         return;
     }
@@ -755,8 +792,8 @@ FpgaAggregator::EmitResult(uint32_t round,
         for (uint32_t i = 0; i < std::max<uint32_t>(1, copies); ++i)
         {
             ++m_results;
-            m_socket->SendTo(i + 1 < copies ? p->Copy() : p, 0,
-                             SumAddress(m_directory.at(member), m_islandPort));
+            m_pacer.Send(m_socket, i + 1 < copies ? p->Copy() : p,
+                         SumAddress(m_directory.at(member), m_islandPort), true);
         }
         return;
     }

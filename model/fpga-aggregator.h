@@ -5,6 +5,7 @@
 #define INTELLIGENT_NETWORK_FPGA_AGGREGATOR_H
 
 #include "aggregation-queue.h"
+#include "egress-pacer.h"
 #include "island-header.h"
 #include "multicast-sender.h"
 
@@ -146,8 +147,19 @@ class FpgaAggregator : public Application
         uint32_t lastPayloadBytes = 0; ///< Bytes of the last segment (the model's remainder).
         uint64_t timeouts = 0;
         uint64_t resent = 0;
-        /// (segment, input) -> last early resend request, and how many were sent.
-        std::map<uint64_t, std::pair<Time, uint32_t>> asked;
+        /// Early resend requests for one (segment, input).
+        struct Asked
+        {
+            Time at;            ///< The last one, of either kind.
+            uint32_t times = 0; ///< How many (MaxInputRequests).
+            /// Child FPGA inputs: requests made after the child proved it summed the segment
+            /// (it passed a member's request up), the last one and how many: a budget of
+            /// their own (MaxInputRequests).
+            Time answerableAt;
+            uint32_t answerable = 0;
+        };
+        /// (segment, input) -> its early requests.
+        std::map<uint64_t, Asked> asked;
         /// Member inputs: first transmissions that arrived, and segments found lost (gaps):
         /// the measured loss of the member's path, which sets the copies of a request to it.
         std::vector<uint64_t> freshCount;
@@ -206,14 +218,16 @@ class FpgaAggregator : public Application
     void SendHeader(IslandHeader h, Ipv4Address to, uint16_t port, bool stamp = true);
     /// Ask input \p input for segment \p seq at once unless it was asked less than a round
     /// trip to it ago (at most a quarter Timeout; the input also ignores a request crossing
-    /// its own resend).
+    /// its own resend) or MaxInputRequests times. \p answerable: a child FPGA known to have
+    /// summed the segment (it passed a request for it up), asked on a budget of its own.
     void AskEarly(QueueState& st,
                   const AggregatorClique& c,
                   uint32_t round,
                   uint16_t clique,
                   uint32_t seq,
                   uint32_t count,
-                  uint32_t input);
+                  uint32_t input,
+                  bool answerable = false);
     uint64_t m_partials = 0;
     void CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq, uint32_t requests);
 
@@ -228,9 +242,12 @@ class FpgaAggregator : public Application
     uint32_t m_maxInputRequests;  ///< Early requests per (segment, input).
     uint32_t m_endMarkers;        ///< Root: end-of-sums markers after a clique's last sum.
     bool m_ecn = true; ///< ECT(0) on sums, CE echoed on them.
+    double m_egressQueue = 0.5; ///< Local flow control of unicast sends (EgressPacer).
 
     Ptr<Socket> m_socket;
     MulticastSender m_multicast;
+    /// Unicast sends (requests, partial sums, sums sent again) leave through it.
+    EgressPacer m_pacer;
     std::vector<Ipv4Address> m_directory;
     std::map<uint16_t, AggregatorClique> m_cliques;
     std::map<uint64_t, QueueState> m_queues;

@@ -3,6 +3,8 @@
  */
 #include "tcp-transport.h"
 
+#include "rfc-timer-tcp-socket.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -11,6 +13,7 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-socket-base.h"
 #include "ns3/tcp-socket-factory.h"
@@ -94,6 +97,16 @@ TcpTransport::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&TcpTransport::m_ecn),
                           MakeBooleanChecker())
+            .AddAttribute("RetransmitTimer",
+                          "When the retransmission timer runs: ns3 (ns-3 3.37's TcpSocketBase as "
+                          "shipped: also while paced data waits unsent with nothing in flight, "
+                          "and its expiry is taken for a loss) or rfc6298 (only while data is "
+                          "outstanding, RFC 6298 5.2: RfcTimerTcpSocket). Matters only for "
+                          "paced sockets (Bbr, Pacing); see doc/intelligent-network.rst, 'tcp "
+                          "Bbr'.",
+                          StringValue("ns3"),
+                          MakeStringAccessor(&TcpTransport::m_retransmitTimer),
+                          MakeStringChecker())
             .AddAttribute("Pacing",
                           "Pace segments at the congestion control's rate (always on under ns3::TcpBbr, "
                           "which needs it).",
@@ -112,6 +125,7 @@ TcpTransport::DoDispose()
     m_listener = nullptr;
     m_connections.clear();
     m_incoming.clear();
+    m_rfcSockets.clear();
     IslandTransport::DoDispose();
 }
 
@@ -159,6 +173,17 @@ TcpTransport::GetConnectionsOpened() const
     return m_opened;
 }
 
+uint64_t
+TcpTransport::GetIgnoredTimeouts() const
+{
+    uint64_t n = 0;
+    for (const auto& s : m_rfcSockets)
+    {
+        n += s->GetIgnoredTimeouts();
+    }
+    return n;
+}
+
 void
 TcpTransport::Start()
 {
@@ -168,6 +193,9 @@ TcpTransport::Start()
     }
     Ptr<TcpL4Protocol> tcp = m_node->GetObject<TcpL4Protocol>();
     NS_ABORT_MSG_UNLESS(tcp, "island " << m_islandId << ": the node has no TCP");
+    NS_ABORT_MSG_UNLESS(m_retransmitTimer == "rfc6298" || m_retransmitTimer == "ns3",
+                        "ns3::TcpTransport::RetransmitTimer: '" << m_retransmitTimer
+                                                                << "' is not rfc6298 or ns3");
     tcp->SetAttribute("SocketType", TypeIdValue(m_congestionControl));
     if (m_tcpSegmentSize == 0)
     {
@@ -244,7 +272,17 @@ TcpTransport::CreateTcpSocket()
     NS_ABORT_UNLESS(state.LookupAttributeByName("MaxPacingRate", &info));
     Ptr<const AttributeValue> previous = info.initialValue;
     Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(m_maxPacingRate));
-    Ptr<Socket> s = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
+    Ptr<Socket> s;
+    if (m_retransmitTimer == "rfc6298")
+    {
+        Ptr<RfcTimerTcpSocket> rfc = RfcTimerTcpSocket::Create(m_node);
+        m_rfcSockets.push_back(rfc);
+        s = rfc;
+    }
+    else
+    {
+        s = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
+    }
     Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", *previous);
     return s;
 }

@@ -14,11 +14,14 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace ns3
 {
 
 class TcpSocketBase;
+class RfcTimerTcpSocket;
 
 /**
  * \ingroup intelligent-network
@@ -56,6 +59,9 @@ class TcpTransport : public IslandTransport
     uint64_t GetRetransmissions() const override;
     /// Connections opened so far.
     uint64_t GetConnectionsOpened() const;
+    /// Retransmission timeouts ignored because nothing was outstanding (RetransmitTimer
+    /// rfc6298; always 0 under ns3, whose sockets take them for losses).
+    uint64_t GetIgnoredTimeouts() const;
 
   protected:
     void DoDispose() override;
@@ -123,6 +129,8 @@ class TcpTransport : public IslandTransport
     uint32_t m_tcpSegmentSize;
     bool m_ecn;
     bool m_pacing;
+    std::string m_retransmitTimer;                    ///< rfc6298 or ns3
+    std::vector<Ptr<RfcTimerTcpSocket>> m_rfcSockets; ///< sockets made with rfc6298
     DataRate m_maxPacingRate;
 
     std::map<uint32_t, uint64_t> m_bdp;

@@ -4,6 +4,7 @@
 #ifndef INTELLIGENT_NETWORK_UDP_TRANSPORT_H
 #define INTELLIGENT_NETWORK_UDP_TRANSPORT_H
 
+#include "egress-pacer.h"
 #include "incoming-transfer.h"
 #include "island-transport.h"
 #include "multicast-sender.h"
@@ -303,6 +304,8 @@ class UdpTransport : public IslandTransport
 
     Ptr<Socket> m_socket;
     MulticastSender m_multicast;
+    /// Sum requests leave through it: local flow control at HostQueue, as data.
+    EgressPacer m_pacer;
     uint64_t m_nextHandle = 1;
     std::map<uint64_t, Stream> m_out;
     /// (round, destTag, tag) -> handle.

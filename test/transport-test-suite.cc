@@ -6,7 +6,9 @@
 // - tcp: a 1 GB transfer over a 10 Gbps, 10 ms link with BDP buffers runs at >= 90% of the
 //   capacity after slow start; a small transfer over a 100 ms round trip takes the round trips
 //   slow start predicts (within one); a two-island exchange takes the time of a plain ns-3
-//   BulkSend/PacketSink pair on the same path (within 2%);
+//   BulkSend/PacketSink pair on the same path (within 2%); a socket paced slower than one
+//   segment per RTO is sent by the pacer under RetransmitTimer rfc6298, by spurious
+//   timeouts under ns3 (ns-3 3.37 as shipped);
 // - cc: all nine islands of the nine-city network over 100-packet queues, every mode, resend
 //   under 5% of the model bytes and every value and sum exact.
 
@@ -349,6 +351,75 @@ class TcpVersusBulkSendTestCase : public TestCase
 };
 
 /**
+ * The retransmission timer of a paced socket whose unsent data waits for the pacer with nothing
+ * in flight (TcpTransport::RetransmitTimer). NewReno paced at a MaxPacingRate of 40 kbit/s
+ * (initial window paced too): one 8948-byte segment every P = 1.79 s, longer than the 1 s
+ * minimum RTO, over a 20 ms round trip; each island sends K = 5 segments.
+ * - rfc6298 (RfcTimerTcpSocket): the timer runs only while data is outstanding, so the pacer
+ *   sends every segment: the exchange takes the handshake, (K - 1) P and the last segment's
+ *   one-way trip, within 10 ms; at least K - 1 idle timeouts were ignored per island.
+ * - ns3 (ns-3 3.37 as shipped): the timer expires 1 s after each acknowledgement with nothing
+ *   outstanding and sends the next segment itself, before the pacer allows it: the exchange
+ *   ends more than one P earlier than the pacer alone would, and nothing was ignored.
+ */
+class TcpPacedTimerTestCase : public TestCase
+{
+  public:
+    explicit TcpPacedTimerTestCase(const std::string& timer)
+        : TestCase("tcp, retransmit timer " + timer +
+                   ": a socket paced at one segment per 1.79 s (RTO 1 s) with nothing in "
+                   "flight"),
+          m_timer(timer)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DefaultsGuard defaults;
+        defaults.Set("ns3::TcpTransport::CongestionControl",
+                     TypeIdValue(TypeId::LookupByName("ns3::TcpNewReno")));
+        defaults.Set("ns3::TcpTransport::Pacing", BooleanValue(true));
+        defaults.Set("ns3::TcpTransport::MaxPacingRate", DataRateValue(DataRate("40kbps")));
+        defaults.Set("ns3::TcpTransport::RetransmitTimer", StringValue(m_timer));
+        defaults.Set("ns3::TcpSocketState::PaceInitialWindow", BooleanValue(true));
+        const double oneWay = 0.01;
+        const uint32_t mss = 9000 - 52;
+        const uint32_t segments = 5;
+        // The pacer's gap after a segment: ns-3 paces on the segment's payload bytes.
+        const double gap = mss * 8 / 40e3;
+        TwoIslandTcp t(10e9, oneWay - 2 * kAccessLatency, segments * mss - 28, 0.01);
+        ScenarioResult r = t.scenario.Run();
+        NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+        const double paced = 2 * oneWay + (segments - 1) * gap + oneWay;
+        for (const auto& ir : r.islandRounds)
+        {
+            double measured = ir.endS - ir.computeEndS;
+            auto tcp = DynamicCast<TcpTransport>(
+                t.scenario.GetIsland(ir.island)->GetUnicastTransport());
+            NS_TEST_ASSERT_MSG_NE(tcp, nullptr, "tcp transport");
+            uint64_t ignored = tcp->GetIgnoredTimeouts();
+            std::printf("    %s: %.3f s (pacer alone %.3f s), %llu idle timeouts ignored\n",
+                        ir.island.c_str(), measured, paced,
+                        static_cast<unsigned long long>(ignored));
+            if (m_timer == "rfc6298")
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(measured, paced, 0.01, ir.island << ": paced");
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(ignored, segments - 1, ir.island);
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_LT(measured, paced - gap, ir.island << ": timer-driven");
+                NS_TEST_EXPECT_MSG_EQ(ignored, 0, ir.island);
+            }
+        }
+        Simulator::Destroy();
+    }
+
+    std::string m_timer;
+};
+
+/**
  * Persistent connections across rounds (the default) with a model larger than the send buffer:
  * two islands over 10 Gbps, 10 ms, 50 MB, two rounds. Round 2 starts on a warm connection
  * (window far above the peer's receive window) and overflows the drop-tail queue; in loss
@@ -571,6 +642,8 @@ class TransportTestSuite : public TestSuite
         AddTestCase(new TcpSlowStartTestCase, TestCase::QUICK);
         AddTestCase(new TcpVersusBulkSendTestCase, TestCase::QUICK);
         AddTestCase(new TcpPersistentRoundsTestCase("Cubic", 50000000), TestCase::QUICK);
+        AddTestCase(new TcpPacedTimerTestCase("rfc6298"), TestCase::QUICK);
+        AddTestCase(new TcpPacedTimerTestCase("ns3"), TestCase::QUICK);
         AddTestCase(new CcNineCityTestCase(ExchangePattern::ALL_TO_ALL), TestCase::QUICK);
         AddTestCase(new CcNineCityTestCase(ExchangePattern::MULTICAST), TestCase::QUICK);
         AddTestCase(new CcNineCityTestCase(ExchangePattern::AGGREGATION), TestCase::QUICK);
