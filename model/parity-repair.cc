@@ -120,6 +120,17 @@ ParityRepair::Needed(uint32_t missing, double loss, double confidence)
     return cap;
 }
 
+double
+ParityRepair::Confidence(double confidence, uint32_t failed)
+{
+    if (failed == 0)
+    {
+        return confidence;
+    }
+    confidence = std::clamp(confidence, 0.0, 1.0);
+    return 1 - std::pow(1 - confidence, static_cast<double>(failed) + 1);
+}
+
 void
 ParityRepair::SampleLoss(uint32_t receiver, uint32_t lost, uint32_t described)
 {
@@ -158,6 +169,7 @@ ParityRepair::Report(uint32_t receiver, uint32_t block, uint32_t missing, uint32
         if (it != needs.end())
         {
             needs.erase(it);
+            --m_needCount;
         }
         if (needs.empty())
         {
@@ -165,7 +177,39 @@ ParityRepair::Report(uint32_t receiver, uint32_t block, uint32_t missing, uint32
         }
         return;
     }
-    needs[receiver] = Need{count, echo};
+    m_needCount += it == needs.end() ? 1 : 0;
+    Need& need = needs[receiver];
+    need.count = count;
+    need.echo = echo;
+    // Every parity of the block sent up to the packet this report answers has reached the
+    // receiver or was lost on the way (one path, in order), none is in flight after it, and
+    // the receiver still misses segments: that repair failed, unless already counted.
+    auto sent = m_sentAt.find(block);
+    if (sent != m_sentAt.end() && InFlight(block, echo) == 0)
+    {
+        double last = -1e300;
+        for (double t : sent->second)
+        {
+            last = t <= echo ? std::max(last, t) : last;
+        }
+        if (last > need.judged)
+        {
+            ++need.failures;
+            need.judged = last;
+        }
+    }
+}
+
+uint32_t
+ParityRepair::Failures(uint32_t receiver, uint32_t block) const
+{
+    auto b = m_needs.find(block);
+    if (b == m_needs.end())
+    {
+        return 0;
+    }
+    auto it = b->second.find(receiver);
+    return it == b->second.end() ? 0 : it->second.failures;
 }
 
 std::vector<uint32_t>
@@ -180,7 +224,7 @@ ParityRepair::Pending() const
 }
 
 uint32_t
-ParityRepair::Due(uint32_t block, double lostBefore) const
+ParityRepair::Due(uint32_t block, double lostBefore, uint32_t jointly) const
 {
     auto b = m_needs.find(block);
     if (b == m_needs.end())
@@ -190,7 +234,10 @@ ParityRepair::Due(uint32_t block, double lostBefore) const
     uint32_t due = 0;
     for (const auto& [receiver, need] : b->second)
     {
-        uint32_t want = Needed(need.count, Loss(receiver), m_confidence);
+        // The repair may fail with probability (1 - confidence) after need.failures failed
+        // ones, shared among the repairs that must all succeed at once.
+        double fail = (1 - Confidence(m_confidence, need.failures)) / std::max(1u, jointly);
+        uint32_t want = Needed(need.count, Loss(receiver), 1 - fail);
         uint32_t flying = InFlight(block, std::max(need.echo, lostBefore));
         if (want > flying)
         {
@@ -198,6 +245,41 @@ ParityRepair::Due(uint32_t block, double lostBefore) const
         }
     }
     return due;
+}
+
+void
+ParityRepair::OnTimeout(uint32_t block, double lostBefore)
+{
+    auto b = m_needs.find(block);
+    auto sent = m_sentAt.find(block);
+    if (b == m_needs.end() || sent == m_sentAt.end())
+    {
+        return;
+    }
+    for (auto& [receiver, need] : b->second)
+    {
+        // Parity sent after the packet the receiver's last report answers and before
+        // lostBefore is overdue: lost, one more failed repair (unless counted already).
+        double last = -1e300;
+        for (double t : sent->second)
+        {
+            if (t > need.echo && t > need.judged && t <= lostBefore)
+            {
+                last = std::max(last, t);
+            }
+        }
+        if (last > -1e300)
+        {
+            ++need.failures;
+            need.judged = last;
+        }
+    }
+}
+
+uint32_t
+ParityRepair::Needs() const
+{
+    return m_needCount;
 }
 
 void

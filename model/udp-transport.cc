@@ -126,7 +126,8 @@ UdpTransport::GetTypeId()
                           "MulticastRepair=parity: parity segments sent for a block are raised "
                           "until the repair suffices with at least this probability given each "
                           "receiver's measured loss (0: exactly the most missing at one "
-                          "receiver).",
+                          "receiver); after k failed repairs of a block 1 - (1 - this)^(k+1); "
+                          "after the last new segment the pending repairs together.",
                           DoubleValue(0.9),
                           MakeDoubleAccessor(&UdpTransport::m_parityConfidence),
                           MakeDoubleChecker<double>(0, 0.999))
@@ -819,11 +820,17 @@ UdpTransport::OnRto(uint64_t handle)
         if (s.parity)
         {
             // Parity repair: parity of the blocks receivers still need that left more than a
-            // round trip ago without an ack telling it arrived counts as lost: send more now
-            // (after the last new segment it also draws whole-message acks, as a tail probe).
+            // round trip ago without an ack telling it arrived counts as lost (a failed
+            // repair: the next one aims higher): send more now (after the last new segment
+            // it also draws whole-message acks, as a tail probe).
+            const double lostBefore = Simulator::Now().GetSeconds() - s.srtt;
             for (uint32_t b : s.parity->Pending())
             {
-                uint32_t due = s.parity->Due(b, Simulator::Now().GetSeconds() - s.srtt);
+                s.parity->OnTimeout(b, lostBefore);
+            }
+            for (uint32_t b : s.parity->Pending())
+            {
+                uint32_t due = s.parity->Due(b, lostBefore, JointRepairs(s));
                 uint32_t& inQueue = s.parityQueued[b];
                 for (uint32_t i = inQueue; i < due; ++i)
                 {
@@ -1718,7 +1725,7 @@ UdpTransport::QueueParity(Stream& s,
             from += b == from ? 1 : 0;
             continue;
         }
-        uint32_t due = pr.Due(b);
+        uint32_t due = pr.Due(b, -1e300, JointRepairs(s));
         NS_LOG_LOGIC("island " << m_islandId << " round " << s.msg.round << ": receiver "
                                << receiver << " misses " << missing << " of block " << b
                                << ", holds " << (h == held.end() ? 0 : h->second)
@@ -1737,6 +1744,16 @@ UdpTransport::QueueParity(Stream& s,
         }
     }
     return queued;
+}
+
+uint32_t
+UdpTransport::JointRepairs(const Stream& s) const
+{
+    // Before the last new segment, a failed repair is revealed by the acks of the data that
+    // follows it and repaired meanwhile; after it, the pending repairs are the last packets
+    // in flight: the message completes only if all of them suffice, and one that fails costs
+    // a round trip or a timeout at the end of the transfer.
+    return s.state.AllNewSent() ? std::max(1u, s.parity->Needs()) : 1;
 }
 
 uint32_t

@@ -257,6 +257,9 @@ class UdpTransport : public IslandTransport
                          const std::map<uint32_t, uint32_t>& held,
                          double echo,
                          int64_t& highest);
+    /// Parity repair: how many repairs of \p s must succeed at once (ParityRepair::Due's
+    /// jointly): every pending one after the last new segment, else 1.
+    uint32_t JointRepairs(const Stream& s) const;
     /// Send the next queued parity segment of \p s; its payload size.
     uint32_t SendParity(Stream& s);
     /// Retransmissions or parity queued.

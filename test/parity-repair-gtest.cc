@@ -128,6 +128,85 @@ TEST(ParityRepair, InFlightParityIsSubtracted)
     EXPECT_EQ(r.Due(0), 0u);
 }
 
+TEST(ParityRepair, FailedRepairsAreSentAgainWithAStricterTarget)
+{
+    // Target after k failed repairs: 1 - (1 - confidence)^(k + 1).
+    EXPECT_DOUBLE_EQ(ParityRepair::Confidence(0.9, 0), 0.9);
+    EXPECT_NEAR(ParityRepair::Confidence(0.9, 1), 0.99, 1e-12);
+    EXPECT_NEAR(ParityRepair::Confidence(0.9, 2), 0.999, 1e-12);
+    EXPECT_DOUBLE_EQ(ParityRepair::Confidence(0, 3), 0.0) << "0: exactly what is missing";
+    ParityRepair r(64, 32, 0.9);
+    r.SampleLoss(1, 1, 10); // loss 0.1
+    // One segment missing: P[1 of 1 arrives] = 0.9 >= 0.9 -> 1 parity segment.
+    r.Report(1, 0, 1, 0, 1.0);
+    EXPECT_EQ(r.Failures(1, 0), 0u);
+    EXPECT_EQ(r.Due(0), 1u);
+    r.OnSent(0, 2.0);
+    EXPECT_EQ(r.Due(0), 0u) << "on its way";
+    // The receiver answers a packet sent after it (2.5) and still misses the segment: the
+    // parity was lost, the repair failed. Again at 0.99: 1 - 0.1^2 -> 2 segments.
+    r.Report(1, 0, 1, 0, 2.5);
+    EXPECT_EQ(r.Failures(1, 0), 1u);
+    EXPECT_EQ(r.Due(0), 2u);
+    // Later reports of the same failure (no parity sent since) count it once.
+    r.Report(1, 0, 1, 0, 2.7);
+    EXPECT_EQ(r.Failures(1, 0), 1u);
+    EXPECT_EQ(r.Due(0), 2u);
+    r.OnSent(0, 3.0);
+    r.OnSent(0, 3.0);
+    // A report between the two copies' arrival and the answer to the last one: one of them
+    // is still in flight after its echo, not a failure yet.
+    r.OnSent(0, 3.1);
+    r.Report(1, 0, 1, 0, 3.05);
+    EXPECT_EQ(r.Failures(1, 0), 1u);
+    // All three lost: the second failure, 0.999 -> 1 - 0.1^3 -> 3 segments.
+    r.Report(1, 0, 1, 0, 3.2);
+    EXPECT_EQ(r.Failures(1, 0), 2u);
+    EXPECT_EQ(r.Due(0), 3u);
+    // Sent, and a timeout finds them overdue (their acks did not come): lost, the third
+    // failure, 0.9999 -> 4; once only for the same parity.
+    for (double t : {4.0, 4.0, 4.0})
+    {
+        r.OnSent(0, t);
+    }
+    EXPECT_EQ(r.Due(0), 0u);
+    r.OnTimeout(0, 3.9);
+    EXPECT_EQ(r.Failures(1, 0), 2u) << "sent after 3.9: not overdue yet";
+    r.OnTimeout(0, 4.5);
+    EXPECT_EQ(r.Failures(1, 0), 3u);
+    r.OnTimeout(0, 4.6);
+    EXPECT_EQ(r.Failures(1, 0), 3u);
+    EXPECT_EQ(r.Due(0, 4.5), 4u);
+    // Decoded: the need and its failures are gone.
+    r.Report(1, 0, 0, 0, 5.0);
+    EXPECT_EQ(r.Failures(1, 0), 0u);
+    EXPECT_EQ(r.Needs(), 0u);
+    EXPECT_EQ(r.Due(0, 6.0), 0u);
+}
+
+TEST(ParityRepair, RepairsThatMustAllSucceedShareTheFailureProbability)
+{
+    ParityRepair r(320, 32, 0.9);
+    r.SampleLoss(1, 1, 10); // loss 0.1
+    for (uint32_t b = 0; b < 10; ++b)
+    {
+        r.Report(1, b, 1, 0, 1.0);
+    }
+    EXPECT_EQ(r.Needs(), 10u);
+    // Alone: 1 - 0.1 -> 1 segment. One of 10 that must all succeed: each may fail with 0.01
+    // -> 2 (0.1^2 = 0.01); of 100: 0.001 -> 3.
+    EXPECT_EQ(r.Due(3), 1u);
+    EXPECT_EQ(r.Due(3, -1e300, 10), 2u);
+    EXPECT_EQ(r.Due(3, -1e300, 100), 3u);
+    // Needs count (block, receiver) pairs, once each.
+    r.Report(2, 3, 2, 0, 1.0);
+    r.Report(1, 3, 1, 0, 1.1);
+    EXPECT_EQ(r.Needs(), 11u);
+    r.Report(1, 3, 0, 0, 1.2);
+    r.Report(2, 3, 2, 2, 1.2);
+    EXPECT_EQ(r.Needs(), 9u);
+}
+
 TEST(RepairCopies, FewestCopiesWhoseJointLossMeetsTheTarget)
 {
     EXPECT_EQ(RepairCopiesFor(0, 100, 1e-3, 6), 1u); // nothing lost
