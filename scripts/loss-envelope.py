@@ -110,6 +110,8 @@ def main():
     p.add_argument("--modes", default="unicast,multicast,aggregation")
     p.add_argument("--losses", default="0.01,0.05")
     p.add_argument("--transports", default="ideal,cc,tcp")
+    p.add_argument("--congested-modes", default=None,
+                   help="modes that get the cc and tcp rows (default: every mode)")
     p.add_argument("--timeout", type=int, default=3600, help="wall seconds per run")
     p.add_argument("--work-dir", default=None, help="databases (default: a temporary dir)")
     p.add_argument("--reuse", action="store_true",
@@ -148,9 +150,13 @@ def main():
     work = args.work_dir or tempfile.mkdtemp(prefix="loss-envelope.")
     os.makedirs(work, exist_ok=True)
 
+    congested = (args.congested_modes or args.modes).split(",")
+
     def applies(mode, transport):
         # Under tcp only unicast messages use TCP: multicast and aggregation run cc's UDP
         # protocols, so their tcp runs would repeat the cc runs (not run; the doc says so).
+        if transport != "ideal" and mode not in congested:
+            return False
         return transport != "tcp" or mode == "unicast"
 
     # Every run first (independent: --jobs of them at a time), then the table.

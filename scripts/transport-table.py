@@ -50,6 +50,11 @@ def run(binary, tmp, key, opts, timeout):
     db = base + ".db"
     cmd = [binary, "--db=" + db, "--quiet=1", "--runKey=" + key] + opts
     log = base + ".out"
+    marker = base + ".timeout"
+    if os.path.exists(marker):
+        # --work-dir kept from an earlier invocation in which this run timed out: not again
+        with open(marker) as f:
+            return {"status": "timeout (%s s wall)" % f.read().strip()}
     if os.path.exists(log) and os.path.exists(db):
         # --work-dir kept from an earlier invocation: the same run, not run again
         with open(log) as f:
@@ -58,6 +63,8 @@ def run(binary, tmp, key, opts, timeout):
         try:
             out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
+            with open(marker, "w") as f:
+                f.write("%d\n" % timeout)
             return {"status": "timeout (%d s wall)" % timeout}
         text, returncode = out.stdout + out.stderr, out.returncode
         if returncode == 0:
