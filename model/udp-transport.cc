@@ -985,6 +985,14 @@ UdpTransport::HandleData(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     if (isNew)
     {
         TakeSegment(in, h, packet);
+        // Parity held for this segment's block may suffice now (parity that arrived while
+        // more of the block was missing, then a resent data segment): decode at once. The
+        // sender counts the held parity as a repair and sends no more for the block, so
+        // waiting for another parity segment would wait for ever.
+        if (in.parityBlock > 0 && !in.parityHeld.empty())
+        {
+            RecoverBlock(in, h, h.seq / in.parityBlock);
+        }
     }
     bool complete = in.state.Complete();
     bool last = h.seq + 1 == h.count;
@@ -1030,6 +1038,69 @@ UdpTransport::DeliverIfComplete(InStream& in, uint32_t round, uint32_t origin, u
     }
 }
 
+bool
+UdpTransport::RecoverBlock(InStream& in, const IslandHeader& h, uint32_t block)
+{
+    auto heldIt = in.parityHeld.find(block);
+    if (heldIt == in.parityHeld.end() || in.parityBlock == 0)
+    {
+        return false;
+    }
+    const uint64_t first = static_cast<uint64_t>(block) * in.parityBlock;
+    const uint32_t count = in.state.Count();
+    if (first >= count)
+    {
+        return false;
+    }
+    const auto end = static_cast<uint32_t>(std::min<uint64_t>(first + in.parityBlock, count));
+    const uint32_t size = end - static_cast<uint32_t>(first);
+    uint32_t received = 0;
+    for (uint32_t q = static_cast<uint32_t>(first); q < end; ++q)
+    {
+        received += in.state.Has(q) ? 1 : 0;
+    }
+    if (received == size)
+    {
+        in.parityHeld.erase(heldIt); // data completed the block
+        return false;
+    }
+    if (!ParityRepair::Decodable(size, received, heldIt->second))
+    {
+        return false;
+    }
+    // Recover the block's missing segments. The erasure code's arithmetic is idealised:
+    // their payload is rebuilt from the sender's block (values exact by construction).
+    auto src = ParitySources().find(std::make_tuple(h.origin, h.round, h.extra));
+    UdpTransport* sender = src == ParitySources().end() ? nullptr : src->second.sender;
+    auto out = sender ? sender->m_out.find(src->second.handle) : m_out.end();
+    if (!sender || out == sender->m_out.end())
+    {
+        return false;
+    }
+    const OutMessage& m = out->second.msg;
+    for (uint32_t q = static_cast<uint32_t>(first); q < end; ++q)
+    {
+        if (in.state.Has(q))
+        {
+            continue;
+        }
+        in.state.Add(q);
+        ++m_parityRecovered;
+        IslandHeader d = h;
+        d.type = IslandHeader::DATA;
+        d.seq = q;
+        d.flags = m.flags;
+        if (m.values.data &&
+            static_cast<uint64_t>(q) * sender->ValuesPerSegment(m.type) < m.values.count)
+        {
+            d.flags |= IslandHeader::FLAG_VALUES;
+        }
+        TakeSegment(in, d, sender->MakePayload(m, q));
+    }
+    in.parityHeld.erase(block);
+    return true;
+}
+
 void
 UdpTransport::HandleParity(const IslandHeader& h, Ptr<Packet> packet, bool ce)
 {
@@ -1050,8 +1121,14 @@ UdpTransport::HandleParity(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     }
     InStream& in = m_in[InKey(h.round, h.origin, h.extra)];
     in.state.SetCount(h.count);
+    // A parity segment this island does not need still draws an ack, as a duplicate data
+    // segment does: the sender repairs from what the acks told it, and when the acks that
+    // reported the block (or the message) whole were lost, parity that draws none would be
+    // sent forever (the stream never learns that this receiver is done).
+    const bool tailFlag = (h.flags & IslandHeader::FLAG_TAIL) != 0;
     if (in.state.Complete())
     {
+        SendAck(h.round, h.origin, h.extra, in, h.timestamp, tailFlag);
         return;
     }
     in.parityBlock = block;
@@ -1065,49 +1142,18 @@ UdpTransport::HandleParity(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     }
     if (received == size)
     {
-        return; // nothing of this block is missing here
+        // Nothing of this block is missing here (the ack says so: see above).
+        SendAck(h.round, h.origin, h.extra, in, h.timestamp, tailFlag);
+        return;
     }
-    uint32_t& held = in.parityHeld[h.seq];
-    ++held;
+    uint32_t held = ++in.parityHeld[h.seq];
     NS_LOG_LOGIC("island " << m_islandId << " round " << h.round << ": parity of block "
                            << h.seq << " from " << h.origin << ", " << received << " of " << size
                            << " data segments and " << held << " parity held");
-    if (ParityRepair::Decodable(size, received, held))
-    {
-        // Recover the block's missing segments. The erasure code's arithmetic is idealised:
-        // their payload is rebuilt from the sender's block (values exact by construction).
-        auto src = ParitySources().find(std::make_tuple(h.origin, h.round, h.extra));
-        UdpTransport* sender = src == ParitySources().end() ? nullptr : src->second.sender;
-        auto out = sender ? sender->m_out.find(src->second.handle) : m_out.end();
-        if (sender && out != sender->m_out.end())
-        {
-            const OutMessage& m = out->second.msg;
-            for (uint32_t q = static_cast<uint32_t>(first); q < end; ++q)
-            {
-                if (in.state.Has(q))
-                {
-                    continue;
-                }
-                in.state.Add(q);
-                ++m_parityRecovered;
-                IslandHeader d = h;
-                d.type = IslandHeader::DATA;
-                d.seq = q;
-                d.flags = m.flags;
-                if (m.values.data && static_cast<uint64_t>(q) * sender->ValuesPerSegment(m.type) <
-                                         m.values.count)
-                {
-                    d.flags |= IslandHeader::FLAG_VALUES;
-                }
-                TakeSegment(in, d, sender->MakePayload(m, q));
-            }
-            in.parityHeld.erase(h.seq);
-        }
-    }
+    RecoverBlock(in, h, h.seq);
     // Every parity segment of a block still incomplete here draws an ack (as a resend does):
     // the sender learns what is still missing, and what is held, one trip after.
-    SendAck(h.round, h.origin, h.extra, in, h.timestamp,
-            (h.flags & IslandHeader::FLAG_TAIL) != 0);
+    SendAck(h.round, h.origin, h.extra, in, h.timestamp, tailFlag);
     DeliverIfComplete(in, h.round, h.origin, h.extra);
 }
 

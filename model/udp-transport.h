@@ -244,6 +244,9 @@ class UdpTransport : public IslandTransport
     void HandlePoll(const IslandHeader& h);
     void HandleResend(const IslandHeader& h);
     void HandleParity(const IslandHeader& h, Ptr<Packet> packet, bool ce);
+    /// Recover the missing segments of \p block of \p in if the parity held for it and its
+    /// data received suffice (\p h: any header of the message); true if it did.
+    bool RecoverBlock(InStream& in, const IslandHeader& h, uint32_t block);
     /// A segment new to \p in: count it, keep its values, report it.
     void TakeSegment(InStream& in, const IslandHeader& h, Ptr<Packet> packet);
     /// Hand \p in to the exchange if it is complete and was not yet.

@@ -46,7 +46,8 @@ def read_run(db, key):
     """(status, version, {(round, clique): row}) of run \p key in database \p db."""
     con = sqlite3.connect(db)
     try:
-        run = con.execute("SELECT status, version FROM runs WHERE run_key=?", (key,)).fetchone()
+        run = con.execute("SELECT status, version, error FROM runs WHERE run_key=?",
+                          (key,)).fetchone()
         rows = con.execute(
             "SELECT r.round, r.clique, r.members, r.duration_s, r.retransmitted_bytes "
             "FROM rounds r JOIN runs u ON u.run_id = r.run_id WHERE u.run_key=?",
@@ -55,6 +56,8 @@ def read_run(db, key):
         con.close()
     if not run:
         return None, None, {}
+    if run[0] != "complete":
+        return run[0], run[1], run[2] or ""
     return run[0], run[1], {(r, c): {"members": m, "duration": d, "retx": x}
                             for r, c, m, d, x in rows}
 
@@ -72,6 +75,11 @@ def run_experiment(args, binary, work, key, opts):
         if status == "complete":
             sys.stderr.write("  %-48s reused (%s)\n" % (key, version))
             return rows, version
+        if status in ("failed", "incomplete") and "not every island finished" in rows:
+            # A run that ended at the simulated-time limit ends there again: reused as its
+            # outcome (runs that failed otherwise, e.g. killed, are run again).
+            sys.stderr.write("  %-48s reused, %s (%s)\n" % (key, status, version))
+            return "%s (%s): %s" % (status, version, rows[:90])
     if os.path.exists(db):
         os.remove(db)
     cmd = [binary, "--db=" + db, "--quiet=true", "--runKey=" + key] + opts
