@@ -1020,6 +1020,24 @@ ScenarioHelper::InstallTransports(Ptr<TrainingIsland> app,
         }
     }
     tcp->SetBufferHints(bdp);
+    // A connection TCP gave up can never deliver its messages: end the run now, INCOMPLETE
+    // with the cause (runs.error), instead of waiting for the time limit.
+    tcp->TraceConnectWithoutContext(
+        "ConnectionFailed",
+        Callback<void, uint32_t, uint32_t, const std::string&>(
+            [this](uint32_t island, uint32_t peer, const std::string& cause) {
+                if (!m_stopCause.empty())
+                {
+                    return;
+                }
+                std::ostringstream os;
+                os << "TCP connection " << m_graph->Nodes().at(island).name << " -> "
+                   << m_graph->Nodes().at(peer).name << " failed at "
+                   << Simulator::Now().GetSeconds() << " s: " << cause;
+                m_stopCause = os.str();
+                NS_LOG_INFO(m_stopCause);
+                Simulator::Stop();
+            }));
     app->SetTransports(tcp, cc);
 }
 

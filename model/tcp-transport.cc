@@ -107,6 +107,26 @@ TcpTransport::GetTypeId()
                           StringValue("ns3"),
                           MakeStringAccessor(&TcpTransport::m_retransmitTimer),
                           MakeStringChecker())
+            .AddAttribute("DataRetries",
+                          "Retransmission timeouts in a row without an ack after which a "
+                          "connection is given up (ns3::TcpSocket::DataRetries; ns-3's own "
+                          "default is 6, Linux's tcp_retries2 15). A connection given up ends "
+                          "the run INCOMPLETE with the cause (trace ConnectionFailed).",
+                          UintegerValue(15),
+                          MakeUintegerAccessor(&TcpTransport::m_dataRetries),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("SynRetries",
+                          "Connection attempts (SYNs) before a connection is given up "
+                          "(ns3::TcpSocket::ConnCount; Linux's tcp_syn_retries is 6).",
+                          UintegerValue(6),
+                          MakeUintegerAccessor(&TcpTransport::m_synRetries),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddTraceSource("ConnectionFailed",
+                            "A connection failed: it ran out of SYN retries, or the socket "
+                            "gave it up after DataRetries timeouts in a row (island, peer, "
+                            "cause). Its messages can never arrive.",
+                            MakeTraceSourceAccessor(&TcpTransport::m_connectionFailed),
+                            "ns3::TcpTransport::ConnectionFailedCallback")
             .AddAttribute("Pacing",
                           "Pace segments at the congestion control's rate (always on under ns3::TcpBbr, "
                           "which needs it).",
@@ -309,6 +329,8 @@ TcpTransport::Open(uint32_t peer, uint32_t round)
     c.socket->SetAttribute("SndBufSize", UintegerValue(snd));
     c.socket->SetAttribute("RcvBufSize", UintegerValue(kMinBuffer));
     c.socket->SetAttribute("SegmentSize", UintegerValue(m_tcpSegmentSize));
+    c.socket->SetAttribute("DataRetries", UintegerValue(m_dataRetries));
+    c.socket->SetAttribute("ConnCount", UintegerValue(m_synRetries));
     c.sndBuf = static_cast<uint32_t>(snd);
     if (auto base = DynamicCast<TcpSocketBase>(c.socket))
     {
@@ -329,6 +351,8 @@ TcpTransport::Open(uint32_t peer, uint32_t round)
     c.socket->SetConnectCallback(MakeCallback(&TcpTransport::OnConnected, this),
                                  MakeCallback(&TcpTransport::OnConnectFailed, this));
     c.socket->SetSendCallback(MakeCallback(&TcpTransport::OnSendReady, this));
+    c.socket->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
+                                MakeCallback(&TcpTransport::OnErrorClose, this));
     c.socket->Connect(InetSocketAddress(m_directory.at(peer), m_port));
     ++m_opened;
     if (!m_fresh)
@@ -422,9 +446,39 @@ TcpTransport::OnConnected(Ptr<Socket> socket)
 void
 TcpTransport::OnConnectFailed(Ptr<Socket> socket)
 {
+    ReportFailure(socket,
+                  "no answer to " + std::to_string(m_synRetries) +
+                      " connection attempts (ns3::TcpTransport::SynRetries)");
+}
+
+void
+TcpTransport::OnErrorClose(Ptr<Socket> socket)
+{
+    ReportFailure(socket,
+                  "given up by the socket after " + std::to_string(m_dataRetries) +
+                      " retransmission timeouts in a row without an ack "
+                      "(ns3::TcpTransport::DataRetries)");
+}
+
+void
+TcpTransport::ReportFailure(Ptr<Socket> socket, const std::string& cause)
+{
     Connection* c = Find(socket);
-    NS_LOG_WARN("island " << m_islandId << ": TCP connection to island "
-                          << (c ? c->peer : 0) << " failed");
+    const uint32_t peer = c ? c->peer : 0;
+    ++m_failed;
+    NS_LOG_WARN("island " << m_islandId << ": TCP connection to island " << peer
+                          << " failed: " << cause);
+    if (c)
+    {
+        c->connected = false; // nothing more is written to it
+    }
+    m_connectionFailed(m_islandId, peer, cause);
+}
+
+uint64_t
+TcpTransport::GetConnectionsFailed() const
+{
+    return m_failed;
 }
 
 void

@@ -9,6 +9,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-header.h"
+#include "ns3/traced-callback.h"
 #include "ns3/type-id.h"
 
 #include <deque>
@@ -62,6 +63,15 @@ class TcpTransport : public IslandTransport
     /// Retransmission timeouts ignored because nothing was outstanding (RetransmitTimer
     /// rfc6298; always 0 under ns3, whose sockets take them for losses).
     uint64_t GetIgnoredTimeouts() const;
+    /// Connections that failed: a connection attempt that ran out of SYN retries
+    /// (SynRetries), or a connection the socket dropped after DataRetries retransmission
+    /// timeouts in a row without an ack.
+    uint64_t GetConnectionsFailed() const;
+
+    /// Signature of the ConnectionFailed trace: this island, the peer, the cause.
+    typedef void (*ConnectionFailedCallback)(uint32_t island,
+                                             uint32_t peer,
+                                             const std::string& cause);
 
   protected:
     void DoDispose() override;
@@ -111,6 +121,10 @@ class TcpTransport : public IslandTransport
     void Pump(Connection& c);
     void OnConnected(Ptr<Socket> socket);
     void OnConnectFailed(Ptr<Socket> socket);
+    /// The socket closed with an error (ns-3: DataRetries exhausted): messages on it can
+    /// never arrive.
+    void OnErrorClose(Ptr<Socket> socket);
+    void ReportFailure(Ptr<Socket> socket, const std::string& cause);
     void OnSendReady(Ptr<Socket> socket, uint32_t available);
     bool OnConnectionRequest(Ptr<Socket> socket, const Address& from);
     void OnAccepted(Ptr<Socket> socket, const Address& from);
@@ -132,6 +146,10 @@ class TcpTransport : public IslandTransport
     std::string m_retransmitTimer;                    ///< rfc6298 or ns3
     std::vector<Ptr<RfcTimerTcpSocket>> m_rfcSockets; ///< sockets made with rfc6298
     DataRate m_maxPacingRate;
+    uint32_t m_dataRetries;
+    uint32_t m_synRetries;
+    uint64_t m_failed = 0;
+    TracedCallback<uint32_t, uint32_t, const std::string&> m_connectionFailed;
 
     std::map<uint32_t, uint64_t> m_bdp;
     Ptr<Socket> m_listener;

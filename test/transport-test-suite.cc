@@ -775,6 +775,56 @@ class CcNoSpuriousResendTestCase : public TestCase
     ExchangePattern m_mode;
 };
 
+/**
+ * TCP gives a connection up after DataRetries retransmission timeouts in a row without an ack
+ * (ns-3's socket closes it with an error). Its messages can never arrive, so the run must end
+ * at once, INCOMPLETE with the cause in the error, not wait for the time limit (before: at 5%
+ * loss on every link, 30 MB in AMS+FRA+LON, ns-3's default of 6 retries gave FRA -> AMS up at
+ * 541 s and the run ran on, idle, to the 100,000 s limit). Here on the triangle with 20% loss
+ * per link and one retry allowed; with the default (15, Linux's tcp_retries2) at 5% the same
+ * clique completes.
+ */
+class TcpConnectionFailureTestCase : public TestCase
+{
+  public:
+    TcpConnectionFailureTestCase()
+        : TestCase("tcp: a connection given up after DataRetries timeouts ends the run "
+                   "INCOMPLETE at once, with the cause")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Config::SetDefault("ns3::TcpTransport::DataRetries", UintegerValue(1));
+        ScenarioHelper s;
+        s.SetTopology(TriangleTopology());
+        s.SetSchedule(Schedule("abc", {ScheduleRound{{{"A", "B", "C"}}}}));
+        s.SetCapabilities(NetworkCapabilities::ForPattern(ExchangePattern::ALL_TO_ALL));
+        s.SetTransport("tcp");
+        s.SetRounds(1);
+        s.SetLossRate(0.2);
+        s.SetMaxSimTime(Seconds(100000));
+        s.SetIslandAttribute("ModelBytes", UintegerValue(4000000));
+        ScenarioResult r = s.Run();
+        uint64_t failed = 0;
+        for (const auto& city : s.GetIslandCities())
+        {
+            auto tcp = DynamicCast<TcpTransport>(s.GetIsland(city)->GetUnicastTransport());
+            NS_TEST_ASSERT_MSG_NE(tcp, nullptr, city << ": not a TcpTransport");
+            failed += tcp->GetConnectionsFailed();
+        }
+        Config::SetDefault("ns3::TcpTransport::DataRetries", UintegerValue(15));
+        std::printf("    %llu connection(s) given up; run ended at %.1f s: %s\n",
+                    static_cast<unsigned long long>(failed), r.simTimeS, r.error.c_str());
+        NS_TEST_EXPECT_MSG_GT(failed, 0u, "no connection was given up: the fault did not happen");
+        NS_TEST_EXPECT_MSG_EQ(r.complete, false, "a run whose connection failed completed");
+        NS_TEST_EXPECT_MSG_NE(r.error.find("DataRetries"), std::string::npos, r.error);
+        NS_TEST_EXPECT_MSG_LT(r.simTimeS, 10000.0, "the run waited for the time limit");
+        Simulator::Destroy();
+    }
+};
+
 class TransportTestSuite : public TestSuite
 {
   public:
@@ -802,6 +852,7 @@ class TransportTestSuite : public TestSuite
         {
             AddTestCase(new CcNoSpuriousResendTestCase(mode), TestCase::QUICK);
         }
+        AddTestCase(new TcpConnectionFailureTestCase, TestCase::QUICK);
         AddTestCase(new CcMulticastLossTestCase("ans", 0.01, 1), TestCase::QUICK);
         AddTestCase(new CcMulticastLossTestCase("3x3-rotating", 0.05, 2), TestCase::QUICK);
         for (bool fail : {false, true})
