@@ -75,9 +75,10 @@ def run_experiment(args, binary, work, key, opts):
         if status == "complete":
             sys.stderr.write("  %-48s reused (%s)\n" % (key, version))
             return rows, version
-        if status in ("failed", "incomplete") and "not every island finished" in rows:
-            # A run that ended at the simulated-time limit ends there again: reused as its
-            # outcome (runs that failed otherwise, e.g. killed, are run again).
+        if status in ("failed", "incomplete") and rows:
+            # A run that ended with a recorded cause (the simulated-time limit, a TCP
+            # connection given up) ends there again, the simulation being deterministic:
+            # reused as its outcome (a run killed or cut off records none: run again).
             sys.stderr.write("  %-48s reused, %s (%s)\n" % (key, status, version))
             return "%s (%s): %s" % (status, version, rows[:90])
     if os.path.exists(db):
