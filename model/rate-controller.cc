@@ -155,11 +155,13 @@ RateController::ScheduleRecompute()
 void
 RateController::Recompute()
 {
-    std::vector<FlowUsage> usages;
+    std::vector<const FlowUsage*> usages;
     std::vector<uint64_t> ids;
+    usages.reserve(m_streams.size());
+    ids.reserve(m_streams.size());
     for (const auto& [id, s] : m_streams)
     {
-        usages.push_back(s.usage);
+        usages.push_back(&s.usage);
         ids.push_back(id);
     }
     std::vector<double> rates = MaxMinAllocator::Allocate(m_capacities, usages);

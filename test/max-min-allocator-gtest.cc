@@ -140,3 +140,32 @@ TEST(MaxMinAllocator, UnboundedFlowRejected)
     auto r = MaxMinAllocator::Allocate({inf}, {FlowUsage{{{0, 1}}, 7.0}});
     EXPECT_DOUBLE_EQ(r[0], 7.0);
 }
+
+TEST(MaxMinAllocator, RejectedInputLeavesNoStateBehind)
+{
+    // Resources are numbered densely per call through a table kept across calls; a call that
+    // throws half-way (resource 5 seen, then a bad coefficient) must leave it clean.
+    std::vector<double> cap(8, 10.0);
+    EXPECT_THROW(MaxMinAllocator::Allocate(cap, {FlowUsage{{{5, 1}}}, FlowUsage{{{2, 0}}}}),
+                 std::invalid_argument);
+    EXPECT_THROW(MaxMinAllocator::Allocate(cap, {FlowUsage{{{6, 1}}}, FlowUsage{{{9, 1}}}}),
+                 std::invalid_argument);
+    cap[3] = 4;
+    auto r = MaxMinAllocator::Allocate(
+        cap, {FlowUsage{{{3, 1}, {5, 1}}}, FlowUsage{{{5, 1}}}, FlowUsage{{{6, 1}, {3, 1}}}});
+    EXPECT_NEAR(r[0], 2, 1e-12);
+    EXPECT_NEAR(r[1], 8, 1e-12);
+    EXPECT_NEAR(r[2], 2, 1e-12);
+}
+
+TEST(MaxMinAllocator, FlowsByPointerGetTheSameRates)
+{
+    std::vector<FlowUsage> flows{FlowUsage{{{0, 1}, {1, 1}}}, FlowUsage{{{0, 1}}},
+                                 FlowUsage{{{1, 1}}, 1.5}, FlowUsage{{}, 3.0}};
+    std::vector<const FlowUsage*> pointers;
+    for (const auto& f : flows)
+    {
+        pointers.push_back(&f);
+    }
+    EXPECT_EQ(MaxMinAllocator::Allocate({10, 4}, flows), MaxMinAllocator::Allocate({10, 4}, pointers));
+}
