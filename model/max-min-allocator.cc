@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 namespace ns3
@@ -31,7 +32,11 @@ DenseTable(std::size_t nRes)
 
 template <typename FlowAt>
 std::vector<double>
-AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt flowAt)
+AllocateFlows(const std::vector<double>& capacity,
+              std::size_t nFlows,
+              FlowAt flowAt,
+              const MaxMinTrace* prefix = nullptr,
+              MaxMinTrace* trace = nullptr)
 {
     // Progressive filling, event by event: every unfrozen flow sits at the same level; the next
     // event is the lowest level at which a resource saturates or a flow reaches its cap. A
@@ -42,6 +47,14 @@ AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt fl
     // of L resources each on the R' resources they use, not one pass over all flows per event,
     // and nothing in it is proportional to the size of the network: resources are numbered
     // densely, in the order first seen (the heap breaks ties by global index).
+    //
+    // A warm start (prefix) replays the first events of an earlier filling over a superset of
+    // these flows, none of which froze a flow that is gone: those events happen alike here.
+    // Each froze resource-bound flows one resource's members in index order, or capped flows
+    // in (cap, index) order, on a resource that carries no flow that is gone (else that flow
+    // froze too); and a resource that carried one saturates no lower than it did (less load).
+    // Replaying them in their order with their rates gives every resource the fixed and load it
+    // would have after them, bit for bit; its key is then what its last touch would have set.
     const double inf = std::numeric_limits<double>::infinity();
     const std::size_t nRes = capacity.size();
     std::vector<double> rate(nFlows, 0.0);
@@ -63,15 +76,24 @@ AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt fl
         }
     } reset{local, used};
 
-    // Each flow's usage in dense numbering; summed coefficients and entries per resource.
+    // Each flow's usage in dense numbering (entries flowStart[f] .. flowStart[f + 1] of
+    // entryRes and entryCoef, written once: not zeroed first); summed coefficients and
+    // entries per resource.
+    std::size_t entries = 0;
+    for (std::size_t f = 0; f < nFlows; ++f)
+    {
+        entries += flowAt(f).usage.size();
+    }
     std::vector<uint32_t> flowStart(nFlows + 1, 0);
-    std::vector<std::pair<uint32_t, double>> flowUsage;
+    std::unique_ptr<uint32_t[]> entryRes(new uint32_t[entries]);
+    std::unique_ptr<double[]> entryCoef(new double[entries]);
     std::vector<double> load;
     std::vector<uint32_t> activeOn; // usage entries of unfrozen flows
+    std::size_t nEntries = 0;
     for (std::size_t f = 0; f < nFlows; ++f)
     {
         const FlowUsage& flow = flowAt(f);
-        flowStart[f] = static_cast<uint32_t>(flowUsage.size());
+        flowStart[f] = static_cast<uint32_t>(nEntries);
         for (const auto& [r, a] : flow.usage)
         {
             if (r >= nRes || !(a > 0))
@@ -86,7 +108,8 @@ AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt fl
                 activeOn.push_back(0);
             }
             uint32_t u = local[r];
-            flowUsage.emplace_back(u, a);
+            entryRes[nEntries] = u;
+            entryCoef[nEntries++] = a;
             load[u] += a;
             ++activeOn[u];
         }
@@ -101,7 +124,7 @@ AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt fl
             --nActive;
         }
     }
-    flowStart[nFlows] = static_cast<uint32_t>(flowUsage.size());
+    flowStart[nFlows] = static_cast<uint32_t>(nEntries);
     const std::size_t nUsed = used.size();
     std::vector<double> fixed(nUsed, 0.0);
     // Flows on each resource (a flow appears once per usage entry).
@@ -110,14 +133,14 @@ AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt fl
     {
         start[u + 1] = start[u] + activeOn[u];
     }
-    std::vector<uint32_t> members(flowUsage.size());
+    std::unique_ptr<uint32_t[]> members(new uint32_t[entries]);
     {
         std::vector<uint32_t> fill(start.begin(), start.end() - 1);
         for (std::size_t f = 0; f < nFlows; ++f)
         {
             for (uint32_t k = flowStart[f]; k < flowStart[f + 1]; ++k)
             {
-                members[fill[flowUsage[k].first]++] = static_cast<uint32_t>(f);
+                members[fill[entryRes[k]]++] = static_cast<uint32_t>(f);
             }
         }
     }
@@ -194,11 +217,6 @@ AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt fl
     auto saturation = [&](std::size_t u) {
         return std::max(0.0, capacity[used[u]] - fixed[u]) / load[u];
     };
-    for (std::size_t u = 0; u < nUsed; ++u)
-    {
-        setKey(static_cast<uint32_t>(u), saturation(u));
-    }
-
     std::vector<uint32_t> byCap;
     for (std::size_t f = 0; f < nFlows; ++f)
     {
@@ -208,7 +226,8 @@ AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt fl
         }
     }
     std::sort(byCap.begin(), byCap.end(), [&](uint32_t a, uint32_t b) {
-        return flowAt(a).maxRate < flowAt(b).maxRate;
+        return flowAt(a).maxRate < flowAt(b).maxRate ||
+               (!(flowAt(b).maxRate < flowAt(a).maxRate) && a < b);
     });
     std::size_t nextCap = 0;
 
@@ -216,13 +235,28 @@ AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt fl
     std::vector<uint32_t> touchedAt(nUsed, 0); // the last event that touched a resource
     uint32_t event = 0;
     double level = 0;
+    if (trace)
+    {
+        trace->order.clear();
+        trace->rates.clear();
+        trace->eventEnd.clear();
+        trace->level.clear();
+        trace->order.reserve(nFlows);
+        trace->rates.reserve(nFlows);
+    }
     auto freeze = [&](uint32_t f, double rateAt) {
         active[f] = 0;
         rate[f] = rateAt;
         --nActive;
+        if (trace)
+        {
+            trace->order.push_back(f);
+            trace->rates.push_back(rateAt);
+        }
         for (uint32_t k = flowStart[f]; k < flowStart[f + 1]; ++k)
         {
-            const auto& [u, a] = flowUsage[k];
+            const uint32_t u = entryRes[k];
+            const double a = entryCoef[k];
             fixed[u] += a * rateAt;
             load[u] -= a;
             if (--activeOn[u] == 0)
@@ -236,6 +270,54 @@ AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt fl
             }
         }
     };
+    auto endEvent = [&]() {
+        if (trace)
+        {
+            trace->eventEnd.push_back(static_cast<uint32_t>(trace->order.size()));
+            trace->level.push_back(level);
+        }
+    };
+
+    // The level at which each resource was last touched by the prefix (0: not touched).
+    std::vector<double> touchLevel(nUsed, 0.0);
+    if (prefix)
+    {
+        const std::size_t nEvents = prefix->eventEnd.size();
+        if (prefix->rates.size() != prefix->order.size() || prefix->level.size() != nEvents ||
+            (nEvents > 0 && prefix->eventEnd.back() != prefix->order.size()))
+        {
+            throw std::invalid_argument("max-min allocation: malformed prefix");
+        }
+        std::size_t k = 0;
+        for (std::size_t e = 0; e < nEvents; ++e)
+        {
+            ++event;
+            level = prefix->level[e];
+            for (; k < prefix->eventEnd[e]; ++k)
+            {
+                uint32_t f = prefix->order[k];
+                if (f >= nFlows || !active[f])
+                {
+                    throw std::invalid_argument("max-min allocation: bad flow in the prefix");
+                }
+                freeze(f, prefix->rates[k]);
+            }
+            for (uint32_t t : touched)
+            {
+                touchLevel[t] = level;
+            }
+            touched.clear();
+            endEvent();
+        }
+    }
+    for (std::size_t u = 0; u < nUsed; ++u)
+    {
+        if (activeOn[u] > 0)
+        {
+            setKey(static_cast<uint32_t>(u), std::max(touchLevel[u], saturation(u)));
+        }
+    }
+
     while (nActive > 0)
     {
         while (nextCap < byCap.size() && !active[byCap[nextCap]])
@@ -290,6 +372,7 @@ AllocateFlows(const std::vector<double>& capacity, std::size_t nFlows, FlowAt fl
                 remove(t);
             }
         }
+        endEvent();
     }
     return rate;
 }
@@ -311,6 +394,20 @@ MaxMinAllocator::Allocate(const std::vector<double>& capacity,
     return AllocateFlows(capacity, flows.size(), [&flows](std::size_t f) -> const FlowUsage& {
         return *flows[f];
     });
+}
+
+std::vector<double>
+MaxMinAllocator::Allocate(const std::vector<double>& capacity,
+                          const std::vector<const FlowUsage*>& flows,
+                          const MaxMinTrace* prefix,
+                          MaxMinTrace* trace)
+{
+    return AllocateFlows(
+        capacity,
+        flows.size(),
+        [&flows](std::size_t f) -> const FlowUsage& { return *flows[f]; },
+        prefix,
+        trace);
 }
 
 } // namespace ns3
