@@ -172,12 +172,14 @@ RateController::Recompute()
     usages.reserve(m_streams.size());
     ids.reserve(m_streams.size());
     streams.reserve(m_streams.size());
+    std::size_t constrained = 0; // streams that use a resource (the others run at their cap)
     for (auto& [id, s] : m_streams)
     {
         s.index = static_cast<uint32_t>(ids.size());
         usages.push_back(&s.usage);
         ids.push_back(id);
         streams.push_back(&s);
+        constrained += s.usage.usage.empty() ? 0 : 1;
     }
     // Only streams gone since the last allocation (none added or changed): its events before
     // the first that froze one of them happen alike, replayed rather than recomputed.
@@ -203,16 +205,37 @@ RateController::Recompute()
         prefix.order.reserve(flows);
         for (std::size_t k = 0; k < flows; ++k)
         {
-            prefix.order.push_back(position[m_trace.order[k]]);
+            uint32_t at = position[m_trace.order[k]];
+            NS_ABORT_MSG_IF(at == kNoEvent, "RateController: a stream in the replayed events ended");
+            prefix.order.push_back(at);
         }
         prefix.rates.assign(m_trace.rates.begin(), m_trace.rates.begin() + flows);
         prefix.eventEnd.assign(m_trace.eventEnd.begin(), m_trace.eventEnd.begin() + events);
         prefix.level.assign(m_trace.level.begin(), m_trace.level.begin() + events);
     }
-    std::vector<double> rates =
-        MaxMinAllocator::Allocate(m_capacities, usages, warm ? &prefix : nullptr, &m_trace);
-    NS_LOG_INFO("recomputed " << ids.size() << " stream rates, " << prefix.order.size()
-                              << " of them replayed");
+    std::vector<double> rates;
+    if (warm && prefix.order.size() == constrained)
+    {
+        // The prefix freezes every stream that remains: the filling ends there, at the rates
+        // it gave (what the allocator would return, without rebuilding the streams' usage).
+        rates.resize(usages.size());
+        for (std::size_t i = 0; i < usages.size(); ++i)
+        {
+            rates[i] = usages[i]->maxRate; // streams that use no resource
+        }
+        for (std::size_t k = 0; k < prefix.order.size(); ++k)
+        {
+            rates[prefix.order[k]] = prefix.rates[k];
+        }
+        m_trace = std::move(prefix);
+        NS_LOG_INFO("kept " << ids.size() << " stream rates (only streams that ended changed)");
+    }
+    else
+    {
+        rates = MaxMinAllocator::Allocate(m_capacities, usages, warm ? &prefix : nullptr, &m_trace);
+        NS_LOG_INFO("recomputed " << ids.size() << " stream rates, " << prefix.order.size()
+                                  << " of them replayed");
+    }
     m_traceIds = std::move(ids);
     m_changed = false;
     m_firstGone = kNoEvent;
