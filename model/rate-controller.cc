@@ -206,7 +206,8 @@ RateController::Recompute()
         for (std::size_t k = 0; k < flows; ++k)
         {
             uint32_t at = position[m_trace.order[k]];
-            NS_ABORT_MSG_IF(at == kNoEvent, "RateController: a stream in the replayed events ended");
+            NS_ABORT_MSG_IF(at == kNoEvent,
+                            "RateController: a stream in the replayed events ended");
             prefix.order.push_back(at);
         }
         prefix.rates.assign(m_trace.rates.begin(), m_trace.rates.begin() + flows);

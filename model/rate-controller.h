@@ -28,10 +28,11 @@ namespace ns3
  * and pushes the new rates. When streams have only ended since the last allocation, it starts
  * from that allocation's events before the first that froze a stream now gone (the same rates,
  * bit for bit, see MaxMinAllocator): streams usually end fastest first, so the slower streams'
- * part of the filling is not redone each time one ends. A stream is released when its last new segment leaves. This models
- * a centrally scheduled WAN (the "intelligent network" allocating bandwidth per schedule) and
- * keeps paced UDP senders from overrunning shared links; without a controller, islands split
- * their own SendRate.
+ * part of the filling is not redone each time one ends (and when those events freeze every
+ * stream left, their rates are kept as they are). A stream is released when its last new
+ * segment leaves. This models a centrally scheduled WAN (the "intelligent network" allocating
+ * bandwidth per schedule) and keeps paced UDP senders from overrunning shared links; without a
+ * controller, islands split their own SendRate.
  */
 class RateController : public Object
 {
@@ -81,8 +82,8 @@ class RateController : public Object
         FlowUsage usage;
         std::map<uint64_t, RateCallback> participants; ///< id -> callback
         double rate = -1;
-        uint32_t index = 0;             ///< Position among the flows of the last allocation.
-        uint32_t event = kNoEvent;      ///< The event of the last allocation that froze it.
+        uint32_t index = 0;        ///< Position among the flows of the last allocation.
+        uint32_t event = kNoEvent; ///< The event of the last allocation that froze it.
     };
 
     std::vector<double> m_capacities;
@@ -92,8 +93,8 @@ class RateController : public Object
     uint64_t m_nextId = 1;
     MaxMinTrace m_trace;              ///< The last allocation (flows by position).
     std::vector<uint64_t> m_traceIds; ///< Stream at each position of the last allocation.
-    bool m_changed = true;
-    bool m_notifying = false;         ///< Inside the rate callbacks.            ///< Streams added or changed since (no warm start).
+    bool m_changed = true;            ///< Streams added or changed since (no warm start).
+    bool m_notifying = false;         ///< Inside the rate callbacks.
     uint32_t m_firstGone = kNoEvent;  ///< Earliest event that froze a stream gone since.
     EventId m_recompute;
     TracedCallback<uint32_t> m_ratesUpdated;

@@ -118,8 +118,8 @@ class RateControllerTestCase : public TestCase
             FlowUsage u;
             for (std::size_t i = 0, n = 1 + next() % 6; i < n; ++i)
             {
-                u.usage.push_back({next() % static_cast<uint32_t>(cap.size()),
-                                   next() % 4 ? 1.0 : 2.0});
+                u.usage.push_back(
+                    {next() % static_cast<uint32_t>(cap.size()), next() % 4 ? 1.0 : 2.0});
             }
             if (next() % 5 == 0)
             {
@@ -129,8 +129,8 @@ class RateControllerTestCase : public TestCase
         };
         Ptr<RateController> controller = CreateObject<RateController>();
         controller->SetCapacities(cap);
-        std::map<uint64_t, FlowUsage> active; // stream (first participant) -> usage
-        std::map<uint64_t, double> told;      // participant -> last rate its callback got
+        std::map<uint64_t, FlowUsage> active;  // stream (first participant) -> usage
+        std::map<uint64_t, double> told;       // participant -> last rate its callback got
         std::map<uint64_t, uint64_t> streamOf; // participant -> stream
         // ns-3 3.37 callbacks do not take capturing lambdas: a static trampoline instead.
         static std::map<uint64_t, double>* s_told;
@@ -144,7 +144,8 @@ class RateControllerTestCase : public TestCase
         };
         uint64_t expectedNext = 1;
         auto add = [&](const FlowUsage& u) {
-            uint64_t id = controller->Register(u, MakeBoundCallback(&Trampoline::Rate, expectedNext));
+            uint64_t id =
+                controller->Register(u, MakeBoundCallback(&Trampoline::Rate, expectedNext));
             NS_TEST_ASSERT_MSG_EQ(id, expectedNext, "participant ids are handed out in order");
             ++expectedNext;
             active[id] = u;
@@ -165,8 +166,8 @@ class RateControllerTestCase : public TestCase
                 std::size_t i = std::lower_bound(ids.begin(), ids.end(), stream) - ids.begin();
                 NS_TEST_ASSERT_MSG_EQ(controller->GetRate(participant), rates[i],
                                       when << ": participant " << participant);
-                NS_TEST_ASSERT_MSG_EQ(told.count(participant) ? told[participant] : -1.0,
-                                      rates[i], when << ": participant " << participant);
+                NS_TEST_ASSERT_MSG_EQ(told.count(participant) ? told[participant] : -1.0, rates[i],
+                                      when << ": participant " << participant);
             }
         };
         auto fastestFirst = [&]() {
@@ -203,15 +204,13 @@ class RateControllerTestCase : public TestCase
         }
         // A shared stream of two participants (an aggregation's members).
         FlowUsage shared = randomUsage();
-        uint64_t sharedFirst = controller->RegisterShared("agg", shared,
-                                                          MakeBoundCallback(&Trampoline::Rate,
-                                                                            expectedNext));
+        uint64_t sharedFirst = controller->RegisterShared(
+            "agg", shared, MakeBoundCallback(&Trampoline::Rate, expectedNext));
         active[sharedFirst] = shared;
         streamOf[sharedFirst] = sharedFirst;
         ++expectedNext;
-        uint64_t sharedSecond = controller->RegisterShared("agg", shared,
-                                                           MakeBoundCallback(&Trampoline::Rate,
-                                                                             expectedNext));
+        uint64_t sharedSecond = controller->RegisterShared(
+            "agg", shared, MakeBoundCallback(&Trampoline::Rate, expectedNext));
         streamOf[sharedSecond] = sharedFirst;
         ++expectedNext;
         Simulator::Run();

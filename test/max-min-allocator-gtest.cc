@@ -167,7 +167,8 @@ TEST(MaxMinAllocator, FlowsByPointerGetTheSameRates)
     {
         pointers.push_back(&f);
     }
-    EXPECT_EQ(MaxMinAllocator::Allocate({10, 4}, flows), MaxMinAllocator::Allocate({10, 4}, pointers));
+    EXPECT_EQ(MaxMinAllocator::Allocate({10, 4}, flows),
+              MaxMinAllocator::Allocate({10, 4}, pointers));
 }
 
 TEST(MaxMinAllocator, WarmStartGivesTheRatesOfAnAllocationFromZero)
