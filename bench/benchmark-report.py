@@ -407,10 +407,13 @@ def main():
             "PriorityQueue through NS_GLOBAL_VALUE=SchedulerType=..., checked by hand on the "
             "raw run) did not make it flat, so MapScheduler stays the default. Ours adds "
             "per-stream costs that a fixed number of packet-hops spreads over fewer packets "
-            f"as n grows ({stream_note}): the RateController "
-            "recomputes the max-min rates of all active streams whenever one starts or ends, "
-            "and the whole-process CPU includes the set-up (routes for every island on every "
-            "node). bench-raw-udp creates its sockets at set-up, outside the measured phase.")
+            f"as n grows ({stream_note}): opening each stream (planning its usage, "
+            "registering it with the RateController, which allocates the max-min rates of "
+            "all active streams when a round's streams start and, when streams only end, "
+            "replays or keeps the unchanged part of its last allocation) and acking its last "
+            "segment; and the whole-process CPU includes the set-up (routes for every island "
+            "on every node). bench-raw-udp creates its sockets at set-up, outside the "
+            "measured phase.")
     if pts and pts[0][0] == 9 and pts[-1][0] == 64:
         growth = pts[-1][4] / pts[0][4]
         goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine",

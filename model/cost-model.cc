@@ -454,7 +454,7 @@ CostModel::Simulate(const std::vector<const Plan*>& plans, std::vector<FlowTimin
             start(i);
         }
     }
-    std::vector<FlowUsage> usage;
+    std::vector<const FlowUsage*> usage;
     while (true)
     {
         double startAt = kInf;
@@ -479,7 +479,7 @@ CostModel::Simulate(const std::vector<const Plan*>& plans, std::vector<FlowTimin
         usage.clear();
         for (const Live& l : live)
         {
-            usage.push_back(l.usage);
+            usage.push_back(&l.usage);
         }
         std::vector<double> rate = MaxMinAllocator::Allocate(capacity, usage);
         double dt = kInf;

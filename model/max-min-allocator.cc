@@ -5,153 +5,354 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
-#include <queue>
+#include <memory>
 #include <stdexcept>
 
 namespace ns3
 {
 
+namespace
+{
+
+constexpr uint32_t kUnset = ~0u;
+
+/// Global resource -> dense index of the resources one allocation uses (kUnset elsewhere). One
+/// table per thread, kept across calls and reset entry by entry after each, so that an
+/// allocation costs nothing per resource it does not use.
+std::vector<uint32_t>&
+DenseTable(std::size_t nRes)
+{
+    thread_local std::vector<uint32_t> table;
+    if (table.size() < nRes)
+    {
+        table.resize(nRes, kUnset);
+    }
+    return table;
+}
+
+template <typename FlowAt>
 std::vector<double>
-MaxMinAllocator::Allocate(const std::vector<double>& capacity, const std::vector<FlowUsage>& flows)
+AllocateFlows(const std::vector<double>& capacity,
+              std::size_t nFlows,
+              FlowAt flowAt,
+              const MaxMinTrace* prefix = nullptr,
+              MaxMinTrace* trace = nullptr)
 {
     // Progressive filling, event by event: every unfrozen flow sits at the same level; the next
     // event is the lowest level at which a resource saturates or a flow reaches its cap. A
     // resource r saturates at level (capacity[r] - fixed[r]) / load[r], fixed being what frozen
-    // flows consume and load the summed coefficients of unfrozen ones. Resources wait in a
-    // min-heap keyed by that level (an entry whose version is stale is skipped), caps in a
-    // sorted list, so a computation costs O(F L log R) for F flows of L resources each, not
-    // one pass over all flows per event.
+    // flows consume and load the summed coefficients of unfrozen ones. Resources wait in an
+    // indexed min-heap keyed by (that level, r), a resource's key updated in place when a flow
+    // on it freezes; caps wait in a sorted list. A computation costs O(F L log R') for F flows
+    // of L resources each on the R' resources they use, not one pass over all flows per event,
+    // and nothing in it is proportional to the size of the network: resources are numbered
+    // densely, in the order first seen (the heap breaks ties by global index).
+    //
+    // A warm start (prefix) replays the first events of an earlier filling over a superset of
+    // these flows, none of which froze a flow that is gone: those events happen alike here.
+    // Each froze resource-bound flows one resource's members in index order, or capped flows
+    // in (cap, index) order, on a resource that carries no flow that is gone (else that flow
+    // froze too); and a resource that carried one saturates no lower than it did (less load).
+    // Replaying them in their order with their rates gives every resource the fixed and load it
+    // would have after them, bit for bit; its key is then what its last touch would have set.
     const double inf = std::numeric_limits<double>::infinity();
-    const std::size_t nFlows = flows.size();
     const std::size_t nRes = capacity.size();
     std::vector<double> rate(nFlows, 0.0);
     std::vector<char> active(nFlows, 1);
-    std::vector<double> fixed(nRes, 0.0);
-    std::vector<double> load(nRes, 0.0);
-    std::vector<uint32_t> version(nRes, 0);
-    std::vector<uint32_t> activeOn(nRes, 0); // usage entries of unfrozen flows
-    // Flows on each resource (a flow appears once per usage entry).
-    std::vector<uint32_t> start(nRes + 1, 0);
     std::size_t nActive = nFlows;
 
+    std::vector<uint32_t>& local = DenseTable(nRes);
+    std::vector<uint32_t> used; // dense index -> resource
+    struct Reset // the table is shared: leave it clean, also when throwing
+    {
+        std::vector<uint32_t>& local;
+        const std::vector<uint32_t>& used;
+        ~Reset()
+        {
+            for (uint32_t r : used)
+            {
+                local[r] = kUnset;
+            }
+        }
+    } reset{local, used};
+
+    // Each flow's usage in dense numbering (entries flowStart[f] .. flowStart[f + 1] of
+    // entryRes and entryCoef, written once: not zeroed first); summed coefficients and
+    // entries per resource.
+    std::size_t entries = 0;
     for (std::size_t f = 0; f < nFlows; ++f)
     {
-        for (const auto& [r, a] : flows[f].usage)
+        entries += flowAt(f).usage.size();
+    }
+    std::vector<uint32_t> flowStart(nFlows + 1, 0);
+    std::unique_ptr<uint32_t[]> entryRes(new uint32_t[entries]);
+    std::unique_ptr<double[]> entryCoef(new double[entries]);
+    std::vector<double> load;
+    std::vector<uint32_t> activeOn; // usage entries of unfrozen flows
+    std::size_t nEntries = 0;
+    for (std::size_t f = 0; f < nFlows; ++f)
+    {
+        const FlowUsage& flow = flowAt(f);
+        flowStart[f] = static_cast<uint32_t>(nEntries);
+        for (const auto& [r, a] : flow.usage)
         {
             if (r >= nRes || !(a > 0))
             {
                 throw std::invalid_argument("max-min allocation: bad resource or coefficient");
             }
-            ++start[r + 1];
-            load[r] += a;
-            ++activeOn[r];
+            if (local[r] == kUnset)
+            {
+                local[r] = static_cast<uint32_t>(used.size());
+                used.push_back(r);
+                load.push_back(0.0);
+                activeOn.push_back(0);
+            }
+            uint32_t u = local[r];
+            entryRes[nEntries] = u;
+            entryCoef[nEntries++] = a;
+            load[u] += a;
+            ++activeOn[u];
         }
-        if (flows[f].usage.empty())
+        if (flow.usage.empty())
         {
-            if (!std::isfinite(flows[f].maxRate))
+            if (!std::isfinite(flow.maxRate))
             {
                 throw std::invalid_argument("max-min allocation: unconstrained flow");
             }
-            rate[f] = flows[f].maxRate;
+            rate[f] = flow.maxRate;
             active[f] = 0;
             --nActive;
         }
     }
-    std::partial_sum(start.begin(), start.end(), start.begin());
-    std::vector<uint32_t> members(start[nRes]);
+    flowStart[nFlows] = static_cast<uint32_t>(nEntries);
+    const std::size_t nUsed = used.size();
+    std::vector<double> fixed(nUsed, 0.0);
+    // Flows on each resource (a flow appears once per usage entry).
+    std::vector<uint32_t> start(nUsed + 1, 0);
+    for (std::size_t u = 0; u < nUsed; ++u)
+    {
+        start[u + 1] = start[u] + activeOn[u];
+    }
+    std::unique_ptr<uint32_t[]> members(new uint32_t[entries]);
     {
         std::vector<uint32_t> fill(start.begin(), start.end() - 1);
         for (std::size_t f = 0; f < nFlows; ++f)
         {
-            for (const auto& usageEntry : flows[f].usage)
+            for (uint32_t k = flowStart[f]; k < flowStart[f + 1]; ++k)
             {
-                members[fill[usageEntry.first]++] = static_cast<uint32_t>(f);
+                members[fill[entryRes[k]]++] = static_cast<uint32_t>(f);
             }
         }
     }
 
-    using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>; // level, (resource, version)
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
-    auto saturation = [&](std::size_t r) {
-        return std::max(0.0, capacity[r] - fixed[r]) / load[r];
+    // The indexed heap: heap[i] a dense resource, at[u] its position (kUnset: not in it),
+    // key[u] its saturation level; ordered by (key, global index).
+    std::vector<double> key(nUsed, 0.0);
+    std::vector<uint32_t> heap;
+    std::vector<uint32_t> at(nUsed, kUnset);
+    heap.reserve(nUsed);
+    auto before = [&](uint32_t a, uint32_t b) {
+        return key[a] < key[b] || (!(key[b] < key[a]) && used[a] < used[b]);
     };
-    for (std::size_t r = 0; r < nRes; ++r)
-    {
-        if (load[r] > 0)
+    auto place = [&](std::size_t i, uint32_t u) {
+        heap[i] = u;
+        at[u] = static_cast<uint32_t>(i);
+    };
+    auto siftUp = [&](std::size_t i) {
+        uint32_t u = heap[i];
+        while (i > 0 && before(u, heap[(i - 1) / 2]))
         {
-            heap.push({saturation(r), {static_cast<uint32_t>(r), 0}});
+            place(i, heap[(i - 1) / 2]);
+            i = (i - 1) / 2;
         }
-    }
+        place(i, u);
+    };
+    auto siftDown = [&](std::size_t i) {
+        uint32_t u = heap[i];
+        const std::size_t n = heap.size();
+        for (;;)
+        {
+            std::size_t child = 2 * i + 1;
+            if (child >= n)
+            {
+                break;
+            }
+            if (child + 1 < n && before(heap[child + 1], heap[child]))
+            {
+                ++child;
+            }
+            if (!before(heap[child], u))
+            {
+                break;
+            }
+            place(i, heap[child]);
+            i = child;
+        }
+        place(i, u);
+    };
+    auto remove = [&](uint32_t u) {
+        std::size_t i = at[u];
+        at[u] = kUnset;
+        uint32_t last = heap.back();
+        heap.pop_back();
+        if (last != u)
+        {
+            heap[i] = last;
+            siftDown(i);
+            siftUp(at[last]);
+        }
+    };
+    auto setKey = [&](uint32_t u, double k) {
+        if (at[u] == kUnset)
+        {
+            key[u] = k;
+            heap.push_back(u);
+            siftUp(heap.size() - 1);
+            return;
+        }
+        bool up = k < key[u];
+        key[u] = k;
+        up ? siftUp(at[u]) : siftDown(at[u]);
+    };
+    auto saturation = [&](std::size_t u) {
+        return std::max(0.0, capacity[used[u]] - fixed[u]) / load[u];
+    };
     std::vector<uint32_t> byCap;
     for (std::size_t f = 0; f < nFlows; ++f)
     {
-        if (active[f] && std::isfinite(flows[f].maxRate))
+        if (active[f] && std::isfinite(flowAt(f).maxRate))
         {
             byCap.push_back(static_cast<uint32_t>(f));
         }
     }
     std::sort(byCap.begin(), byCap.end(), [&](uint32_t a, uint32_t b) {
-        return flows[a].maxRate < flows[b].maxRate;
+        return flowAt(a).maxRate < flowAt(b).maxRate ||
+               (!(flowAt(b).maxRate < flowAt(a).maxRate) && a < b);
     });
     std::size_t nextCap = 0;
 
     std::vector<uint32_t> touched;
+    std::vector<uint32_t> touchedAt(nUsed, 0); // the last event that touched a resource
+    uint32_t event = 0;
     double level = 0;
-    auto freeze = [&](uint32_t f, double at) {
+    if (trace)
+    {
+        trace->order.clear();
+        trace->rates.clear();
+        trace->eventEnd.clear();
+        trace->level.clear();
+        trace->order.reserve(nFlows);
+        trace->rates.reserve(nFlows);
+    }
+    auto freeze = [&](uint32_t f, double rateAt) {
         active[f] = 0;
-        rate[f] = at;
+        rate[f] = rateAt;
         --nActive;
-        for (const auto& [r, a] : flows[f].usage)
+        if (trace)
         {
-            fixed[r] += a * at;
-            load[r] -= a;
-            if (--activeOn[r] == 0)
+            trace->order.push_back(f);
+            trace->rates.push_back(rateAt);
+        }
+        for (uint32_t k = flowStart[f]; k < flowStart[f + 1]; ++k)
+        {
+            const uint32_t u = entryRes[k];
+            const double a = entryCoef[k];
+            fixed[u] += a * rateAt;
+            load[u] -= a;
+            if (--activeOn[u] == 0)
             {
-                load[r] = 0; // no rounding residue on a resource nothing active uses
+                load[u] = 0; // no rounding residue on a resource nothing active uses
             }
-            touched.push_back(r);
+            if (touchedAt[u] != event)
+            {
+                touchedAt[u] = event;
+                touched.push_back(u);
+            }
         }
     };
+    auto endEvent = [&]() {
+        if (trace)
+        {
+            trace->eventEnd.push_back(static_cast<uint32_t>(trace->order.size()));
+            trace->level.push_back(level);
+        }
+    };
+
+    // The level at which each resource was last touched by the prefix (0: not touched).
+    std::vector<double> touchLevel(nUsed, 0.0);
+    if (prefix)
+    {
+        const std::size_t nEvents = prefix->eventEnd.size();
+        if (prefix->rates.size() != prefix->order.size() || prefix->level.size() != nEvents ||
+            (nEvents > 0 && prefix->eventEnd.back() != prefix->order.size()))
+        {
+            throw std::invalid_argument("max-min allocation: malformed prefix");
+        }
+        std::size_t k = 0;
+        for (std::size_t e = 0; e < nEvents; ++e)
+        {
+            ++event;
+            level = prefix->level[e];
+            for (; k < prefix->eventEnd[e]; ++k)
+            {
+                uint32_t f = prefix->order[k];
+                if (f >= nFlows || !active[f])
+                {
+                    throw std::invalid_argument("max-min allocation: bad flow in the prefix");
+                }
+                freeze(f, prefix->rates[k]);
+            }
+            for (uint32_t t : touched)
+            {
+                touchLevel[t] = level;
+            }
+            touched.clear();
+            endEvent();
+        }
+    }
+    for (std::size_t u = 0; u < nUsed; ++u)
+    {
+        if (activeOn[u] > 0)
+        {
+            setKey(static_cast<uint32_t>(u), std::max(touchLevel[u], saturation(u)));
+        }
+    }
+
     while (nActive > 0)
     {
-        while (!heap.empty() && (heap.top().second.second != version[heap.top().second.first] ||
-                                 activeOn[heap.top().second.first] == 0))
-        {
-            heap.pop();
-        }
         while (nextCap < byCap.size() && !active[byCap[nextCap]])
         {
             ++nextCap;
         }
-        double resLevel = heap.empty() ? inf : heap.top().first;
-        double capLevel = nextCap < byCap.size() ? flows[byCap[nextCap]].maxRate : inf;
+        double resLevel = heap.empty() ? inf : key[heap.front()];
+        double capLevel = nextCap < byCap.size() ? flowAt(byCap[nextCap]).maxRate : inf;
         if (!std::isfinite(resLevel) && !std::isfinite(capLevel))
         {
             throw std::invalid_argument("max-min allocation: unbounded flow");
         }
         touched.clear();
+        ++event;
         if (capLevel <= resLevel)
         {
             level = std::max(level, capLevel);
             // Every flow whose cap is reached at this level freezes at its cap.
             while (nextCap < byCap.size() &&
                    (!active[byCap[nextCap]] ||
-                    flows[byCap[nextCap]].maxRate <= level * (1 + 1e-12)))
+                    flowAt(byCap[nextCap]).maxRate <= level * (1 + 1e-12)))
             {
                 uint32_t f = byCap[nextCap++];
                 if (active[f])
                 {
-                    freeze(f, std::min(level, flows[f].maxRate));
+                    freeze(f, std::min(level, flowAt(f).maxRate));
                 }
             }
         }
         else
         {
-            uint32_t r = heap.top().second.first;
-            heap.pop();
+            uint32_t u = heap.front();
+            remove(u);
             level = std::max(level, resLevel);
-            for (uint32_t i = start[r]; i < start[r + 1]; ++i)
+            for (uint32_t i = start[u]; i < start[u + 1]; ++i)
             {
                 uint32_t f = members[i];
                 if (active[f])
@@ -160,18 +361,53 @@ MaxMinAllocator::Allocate(const std::vector<double>& capacity, const std::vector
                 }
             }
         }
-        std::sort(touched.begin(), touched.end());
-        touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
         for (uint32_t t : touched)
         {
-            ++version[t];
             if (activeOn[t] > 0)
             {
-                heap.push({std::max(level, saturation(t)), {t, version[t]}});
+                setKey(t, std::max(level, saturation(t)));
+            }
+            else if (at[t] != kUnset)
+            {
+                remove(t);
             }
         }
+        endEvent();
     }
     return rate;
+}
+
+} // namespace
+
+std::vector<double>
+MaxMinAllocator::Allocate(const std::vector<double>& capacity, const std::vector<FlowUsage>& flows)
+{
+    return AllocateFlows(capacity, flows.size(), [&flows](std::size_t f) -> const FlowUsage& {
+        return flows[f];
+    });
+}
+
+std::vector<double>
+MaxMinAllocator::Allocate(const std::vector<double>& capacity,
+                          const std::vector<const FlowUsage*>& flows)
+{
+    return AllocateFlows(capacity, flows.size(), [&flows](std::size_t f) -> const FlowUsage& {
+        return *flows[f];
+    });
+}
+
+std::vector<double>
+MaxMinAllocator::Allocate(const std::vector<double>& capacity,
+                          const std::vector<const FlowUsage*>& flows,
+                          const MaxMinTrace* prefix,
+                          MaxMinTrace* trace)
+{
+    return AllocateFlows(
+        capacity,
+        flows.size(),
+        [&flows](std::size_t f) -> const FlowUsage& { return *flows[f]; },
+        prefix,
+        trace);
 }
 
 } // namespace ns3

@@ -3,8 +3,11 @@
  */
 #include "rate-controller.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -42,6 +45,7 @@ void
 RateController::SetCapacities(const std::vector<double>& capacities)
 {
     m_capacities = capacities;
+    m_changed = true;
     ScheduleRecompute();
 }
 
@@ -54,9 +58,11 @@ RateController::GetCapacities() const
 uint64_t
 RateController::Register(const FlowUsage& usage, RateCallback setRate)
 {
+    NS_ABORT_MSG_IF(m_notifying, "RateController: streams changed from a rate callback");
     uint64_t id = m_nextId++;
     m_streams[id] = Stream{usage, {{id, setRate}}, -1};
     m_streamOf[id] = id;
+    m_changed = true;
     NS_LOG_FUNCTION(this << id << usage.usage.size());
     ScheduleRecompute();
     return id;
@@ -67,6 +73,7 @@ RateController::RegisterShared(const std::string& shareKey,
                                const FlowUsage& usage,
                                RateCallback setRate)
 {
+    NS_ABORT_MSG_IF(m_notifying, "RateController: streams changed from a rate callback");
     auto it = m_shared.find(shareKey);
     if (it == m_shared.end() || !m_streams.count(it->second))
     {
@@ -101,6 +108,7 @@ RateController::Notify(uint64_t id)
 void
 RateController::Release(uint64_t id)
 {
+    NS_ABORT_MSG_IF(m_notifying, "RateController: streams changed from a rate callback");
     NS_LOG_FUNCTION(this << id);
     auto it = m_streamOf.find(id);
     if (it == m_streamOf.end())
@@ -113,6 +121,7 @@ RateController::Release(uint64_t id)
     s.participants.erase(id);
     if (s.participants.empty())
     {
+        m_firstGone = std::min(m_firstGone, s.event);
         m_streams.erase(stream);
         ScheduleRecompute();
     }
@@ -121,12 +130,14 @@ RateController::Release(uint64_t id)
 void
 RateController::UpdateUsage(uint64_t id, const FlowUsage& usage)
 {
+    NS_ABORT_MSG_IF(m_notifying, "RateController: streams changed from a rate callback");
     auto it = m_streamOf.find(id);
     if (it == m_streamOf.end())
     {
         return;
     }
     m_streams[it->second].usage = usage;
+    m_changed = true;
     ScheduleRecompute();
 }
 
@@ -155,18 +166,95 @@ RateController::ScheduleRecompute()
 void
 RateController::Recompute()
 {
-    std::vector<FlowUsage> usages;
+    std::vector<const FlowUsage*> usages;
     std::vector<uint64_t> ids;
-    for (const auto& [id, s] : m_streams)
+    std::vector<Stream*> streams;
+    usages.reserve(m_streams.size());
+    ids.reserve(m_streams.size());
+    streams.reserve(m_streams.size());
+    std::size_t constrained = 0; // streams that use a resource (the others run at their cap)
+    for (auto& [id, s] : m_streams)
     {
-        usages.push_back(s.usage);
+        s.index = static_cast<uint32_t>(ids.size());
+        usages.push_back(&s.usage);
         ids.push_back(id);
+        streams.push_back(&s);
+        constrained += s.usage.usage.empty() ? 0 : 1;
     }
-    std::vector<double> rates = MaxMinAllocator::Allocate(m_capacities, usages);
-    NS_LOG_INFO("recomputed " << ids.size() << " stream rates");
-    for (std::size_t i = 0; i < ids.size(); ++i)
+    // Only streams gone since the last allocation (none added or changed): its events before
+    // the first that froze one of them happen alike, replayed rather than recomputed.
+    MaxMinTrace prefix;
+    const bool warm = !m_changed && m_firstGone > 0 && !m_trace.eventEnd.empty();
+    if (warm)
     {
-        Stream& s = m_streams[ids[i]];
+        // Old position -> new one (both in stream id order; streams in the prefix remain).
+        std::vector<uint32_t> position(m_traceIds.size(), kNoEvent);
+        for (std::size_t o = 0, n = 0; o < m_traceIds.size() && n < ids.size(); ++o)
+        {
+            while (n < ids.size() && ids[n] < m_traceIds[o])
+            {
+                ++n;
+            }
+            if (n < ids.size() && ids[n] == m_traceIds[o])
+            {
+                position[o] = static_cast<uint32_t>(n);
+            }
+        }
+        const std::size_t events = std::min<std::size_t>(m_firstGone, m_trace.eventEnd.size());
+        const std::size_t flows = events > 0 ? m_trace.eventEnd[events - 1] : 0;
+        prefix.order.reserve(flows);
+        for (std::size_t k = 0; k < flows; ++k)
+        {
+            uint32_t at = position[m_trace.order[k]];
+            NS_ABORT_MSG_IF(at == kNoEvent,
+                            "RateController: a stream in the replayed events ended");
+            prefix.order.push_back(at);
+        }
+        prefix.rates.assign(m_trace.rates.begin(), m_trace.rates.begin() + flows);
+        prefix.eventEnd.assign(m_trace.eventEnd.begin(), m_trace.eventEnd.begin() + events);
+        prefix.level.assign(m_trace.level.begin(), m_trace.level.begin() + events);
+    }
+    std::vector<double> rates;
+    if (warm && prefix.order.size() == constrained)
+    {
+        // The prefix freezes every stream that remains: the filling ends there, at the rates
+        // it gave (what the allocator would return, without rebuilding the streams' usage).
+        rates.resize(usages.size());
+        for (std::size_t i = 0; i < usages.size(); ++i)
+        {
+            rates[i] = usages[i]->maxRate; // streams that use no resource
+        }
+        for (std::size_t k = 0; k < prefix.order.size(); ++k)
+        {
+            rates[prefix.order[k]] = prefix.rates[k];
+        }
+        m_trace = std::move(prefix);
+        NS_LOG_INFO("kept " << ids.size() << " stream rates (only streams that ended changed)");
+    }
+    else
+    {
+        rates = MaxMinAllocator::Allocate(m_capacities, usages, warm ? &prefix : nullptr, &m_trace);
+        NS_LOG_INFO("recomputed " << ids.size() << " stream rates, " << prefix.order.size()
+                                  << " of them replayed");
+    }
+    m_traceIds = std::move(ids);
+    m_changed = false;
+    m_firstGone = kNoEvent;
+    for (Stream* s : streams)
+    {
+        s->event = kNoEvent;
+    }
+    for (std::size_t e = 0, k = 0; e < m_trace.eventEnd.size(); ++e)
+    {
+        for (; k < m_trace.eventEnd[e]; ++k)
+        {
+            streams[m_trace.order[k]]->event = static_cast<uint32_t>(e);
+        }
+    }
+    m_notifying = true;
+    for (std::size_t i = 0; i < streams.size(); ++i)
+    {
+        Stream& s = *streams[i];
         if (s.rate != rates[i])
         {
             s.rate = rates[i];
@@ -176,7 +264,8 @@ RateController::Recompute()
             }
         }
     }
-    m_ratesUpdated(static_cast<uint32_t>(ids.size()));
+    m_notifying = false;
+    m_ratesUpdated(static_cast<uint32_t>(streams.size()));
 }
 
 } // namespace ns3

@@ -25,15 +25,20 @@ namespace ns3
  * Senders register a stream with what it consumes (a FlowUsage built by the TrafficPlanner,
  * the same one the fluid CostModel uses) and a callback; whenever the set of active streams
  * changes, the controller re-runs MaxMinAllocator over all of them (once per simulated instant)
- * and pushes the new rates. A stream is released when its last new segment leaves. This models
- * a centrally scheduled WAN (the "intelligent network" allocating bandwidth per schedule) and
- * keeps paced UDP senders from overrunning shared links; without a controller, islands split
- * their own SendRate.
+ * and pushes the new rates. When streams have only ended since the last allocation, it starts
+ * from that allocation's events before the first that froze a stream now gone (the same rates,
+ * bit for bit, see MaxMinAllocator): streams usually end fastest first, so the slower streams'
+ * part of the filling is not redone each time one ends (and when those events freeze every
+ * stream left, their rates are kept as they are). A stream is released when its last new
+ * segment leaves. This models a centrally scheduled WAN (the "intelligent network" allocating
+ * bandwidth per schedule) and keeps paced UDP senders from overrunning shared links; without a
+ * controller, islands split their own SendRate.
  */
 class RateController : public Object
 {
   public:
-    /// Receives a stream's rate in bit/s (wire bytes, all headers included).
+    /// Receives a stream's rate in bit/s (wire bytes, all headers included). Called from within
+    /// the controller: it must not register, release or update streams (schedule that instead).
     using RateCallback = Callback<void, double>;
 
     static TypeId GetTypeId();
@@ -70,11 +75,15 @@ class RateController : public Object
     void Recompute();
     void Notify(uint64_t participant);
 
+    static constexpr uint32_t kNoEvent = ~0u;
+
     struct Stream
     {
         FlowUsage usage;
         std::map<uint64_t, RateCallback> participants; ///< id -> callback
         double rate = -1;
+        uint32_t index = 0;        ///< Position among the flows of the last allocation.
+        uint32_t event = kNoEvent; ///< The event of the last allocation that froze it.
     };
 
     std::vector<double> m_capacities;
@@ -82,6 +91,11 @@ class RateController : public Object
     std::map<uint64_t, uint64_t> m_streamOf;         ///< participant id -> stream
     std::map<std::string, uint64_t> m_shared;        ///< share key -> stream
     uint64_t m_nextId = 1;
+    MaxMinTrace m_trace;              ///< The last allocation (flows by position).
+    std::vector<uint64_t> m_traceIds; ///< Stream at each position of the last allocation.
+    bool m_changed = true;            ///< Streams added or changed since (no warm start).
+    bool m_notifying = false;         ///< Inside the rate callbacks.
+    uint32_t m_firstGone = kNoEvent;  ///< Earliest event that froze a stream gone since.
     EventId m_recompute;
     TracedCallback<uint32_t> m_ratesUpdated;
 };

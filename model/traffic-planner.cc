@@ -249,20 +249,67 @@ TrafficPlanner::Arrivals(const RoutePlanner::Path& hops, uint32_t root, double s
 void
 TrafficPlanner::Finish(TrafficFlow& f) const
 {
+    // Called for every stream a simulation opens (the first time a pair or tree is planned):
+    // flat vectors rather than maps. The usage is Charge's (one unit per hop, resources in
+    // order), the depth and arrival of a node those of Arrivals(f.down, source, 0, false).
     const NetworkGraph& g = m_routes.Graph();
-    std::map<uint32_t, double> acc;
-    Charge(g, f.down, acc);
-    f.usage = ToUsage(acc);
-    std::map<uint32_t, double> depth{{f.sources[0], 0.0}};
+    const double segBits = m_sizing.SegmentWireBits();
+    const uint32_t root = f.sources[0];
+    f.usage = FlowUsage();
+    f.usage.usage.reserve(f.down.size());
     for (const auto& h : f.down)
     {
-        depth[h.to] = depth.at(h.from) + g.Edges()[h.edge].latencyS;
+        f.usage.usage.emplace_back(g.Resource(h.edge, h.from), 1.0);
     }
-    auto at = Arrivals(f.down, f.sources[0], 0.0, false);
+    std::sort(f.usage.usage.begin(), f.usage.usage.end());
+    auto& usage = f.usage.usage;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < usage.size(); ++i)
+    {
+        if (kept > 0 && usage[kept - 1].first == usage[i].first)
+        {
+            usage[kept - 1].second += 1.0;
+        }
+        else
+        {
+            usage[kept++] = usage[i];
+        }
+    }
+    usage.resize(kept);
+    // (node, depth, arrival), the source first; a hop's tail was reached before (a path or a
+    // tree in order), usually just before: searched from the back.
+    struct Reached
+    {
+        uint32_t node;
+        double depth;
+        double at;
+    };
+    std::vector<Reached> reached{{root, 0.0, 0.0}};
+    reached.reserve(f.down.size() + 1);
+    auto find = [&reached](uint32_t node) -> const Reached& {
+        for (auto it = reached.rbegin(); it != reached.rend(); ++it)
+        {
+            if (it->node == node)
+            {
+                return *it;
+            }
+        }
+        throw std::out_of_range("traffic planner: a flow's hop starts at a node not reached");
+    };
+    for (const auto& h : f.down)
+    {
+        const GraphEdge& e = g.Edges()[h.edge];
+        const Reached& from = find(h.from);
+        double sf = h.from != root
+                        ? segBits / m_capacities[NetworkGraph::Resource(e, h.edge, h.from)]
+                        : 0.0;
+        reached.push_back({h.to, from.depth + e.latencyS, from.at + e.latencyS + sf});
+    }
     for (uint32_t r : f.receivers)
     {
-        f.latencyS = std::max(f.latencyS, depth.at(r));
-        f.tailS = std::max(f.tailS, at.at(r));
+        const Reached& at = find(r);
+        f.latencyS = std::max(f.latencyS, at.depth);
+        f.tailS = std::max(f.tailS, at.at);
     }
 }
 

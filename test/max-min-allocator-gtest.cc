@@ -140,3 +140,140 @@ TEST(MaxMinAllocator, UnboundedFlowRejected)
     auto r = MaxMinAllocator::Allocate({inf}, {FlowUsage{{{0, 1}}, 7.0}});
     EXPECT_DOUBLE_EQ(r[0], 7.0);
 }
+
+TEST(MaxMinAllocator, RejectedInputLeavesNoStateBehind)
+{
+    // Resources are numbered densely per call through a table kept across calls; a call that
+    // throws half-way (resource 5 seen, then a bad coefficient) must leave it clean.
+    std::vector<double> cap(8, 10.0);
+    EXPECT_THROW(MaxMinAllocator::Allocate(cap, {FlowUsage{{{5, 1}}}, FlowUsage{{{2, 0}}}}),
+                 std::invalid_argument);
+    EXPECT_THROW(MaxMinAllocator::Allocate(cap, {FlowUsage{{{6, 1}}}, FlowUsage{{{9, 1}}}}),
+                 std::invalid_argument);
+    cap[3] = 4;
+    auto r = MaxMinAllocator::Allocate(
+        cap, {FlowUsage{{{3, 1}, {5, 1}}}, FlowUsage{{{5, 1}}}, FlowUsage{{{6, 1}, {3, 1}}}});
+    EXPECT_NEAR(r[0], 2, 1e-12);
+    EXPECT_NEAR(r[1], 8, 1e-12);
+    EXPECT_NEAR(r[2], 2, 1e-12);
+}
+
+TEST(MaxMinAllocator, FlowsByPointerGetTheSameRates)
+{
+    std::vector<FlowUsage> flows{FlowUsage{{{0, 1}, {1, 1}}}, FlowUsage{{{0, 1}}},
+                                 FlowUsage{{{1, 1}}, 1.5}, FlowUsage{{}, 3.0}};
+    std::vector<const FlowUsage*> pointers;
+    for (const auto& f : flows)
+    {
+        pointers.push_back(&f);
+    }
+    EXPECT_EQ(MaxMinAllocator::Allocate({10, 4}, flows),
+              MaxMinAllocator::Allocate({10, 4}, pointers));
+}
+
+TEST(MaxMinAllocator, WarmStartGivesTheRatesOfAnAllocationFromZero)
+{
+    // Random instances (as above); some flows end; the allocation of the others from the
+    // earlier one's events before the first that froze a flow now gone must equal, bit for bit,
+    // an allocation from zero, and so must its trace.
+    uint64_t state = 98765;
+    auto next = [&state]() {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<uint32_t>(state >> 33);
+    };
+    std::size_t warmEvents = 0;
+    for (int instance = 0; instance < 400; ++instance)
+    {
+        std::size_t nRes = 1 + next() % 40;
+        std::size_t nFlows = 2 + next() % 120;
+        std::vector<double> cap(nRes);
+        for (auto& c : cap)
+        {
+            uint32_t kind = next() % 10;
+            c = kind == 0 ? 0.0 : kind < 4 ? 10.0 : (1.0 + next() % 1000) / 3;
+        }
+        std::vector<FlowUsage> flows(nFlows);
+        for (auto& f : flows)
+        {
+            std::size_t len = next() % 12 == 0 ? 0 : 1 + next() % 6;
+            for (std::size_t i = 0; i < len; ++i)
+            {
+                f.usage.push_back({next() % nRes, next() % 3 ? 1.0 : 1.0 + next() % 4});
+            }
+            if (len == 0 || next() % 4 == 0)
+            {
+                f.maxRate = 0.5 + next() % 20;
+            }
+        }
+        std::vector<const FlowUsage*> all;
+        for (const auto& f : flows)
+        {
+            all.push_back(&f);
+        }
+        MaxMinTrace before;
+        MaxMinAllocator::Allocate(cap, all, nullptr, &before);
+        // Remove one to three flows; the survivors keep their relative order.
+        std::vector<char> gone(nFlows, 0);
+        for (std::size_t i = 0, n = 1 + next() % 3; i < n; ++i)
+        {
+            gone[next() % nFlows] = 1;
+        }
+        std::vector<const FlowUsage*> kept;
+        std::vector<uint32_t> renumber(nFlows, 0);
+        for (std::size_t f = 0; f < nFlows; ++f)
+        {
+            renumber[f] = static_cast<uint32_t>(kept.size());
+            if (!gone[f])
+            {
+                kept.push_back(&flows[f]);
+            }
+        }
+        MaxMinTrace prefix;
+        for (std::size_t e = 0, k = 0; e < before.eventEnd.size(); ++e)
+        {
+            bool clean = true;
+            for (std::size_t i = k; i < before.eventEnd[e]; ++i)
+            {
+                clean = clean && !gone[before.order[i]];
+            }
+            if (!clean)
+            {
+                break;
+            }
+            for (; k < before.eventEnd[e]; ++k)
+            {
+                prefix.order.push_back(renumber[before.order[k]]);
+                prefix.rates.push_back(before.rates[k]);
+            }
+            prefix.eventEnd.push_back(static_cast<uint32_t>(prefix.order.size()));
+            prefix.level.push_back(before.level[e]);
+        }
+        warmEvents += prefix.eventEnd.size();
+        MaxMinTrace fromZero;
+        MaxMinTrace warm;
+        auto expected = MaxMinAllocator::Allocate(cap, kept, nullptr, &fromZero);
+        auto got = MaxMinAllocator::Allocate(cap, kept, &prefix, &warm);
+        ASSERT_EQ(got.size(), expected.size());
+        for (std::size_t f = 0; f < got.size(); ++f)
+        {
+            // Bit for bit (EXPECT_EQ on doubles is exact).
+            EXPECT_EQ(got[f], expected[f]) << "instance " << instance << " flow " << f;
+        }
+        EXPECT_EQ(warm.order, fromZero.order) << "instance " << instance;
+        EXPECT_EQ(warm.rates, fromZero.rates) << "instance " << instance;
+        EXPECT_EQ(warm.eventEnd, fromZero.eventEnd) << "instance " << instance;
+        EXPECT_EQ(warm.level, fromZero.level) << "instance " << instance;
+        if (HasFailure())
+        {
+            FAIL() << "instance " << instance;
+        }
+    }
+    EXPECT_GT(warmEvents, 1000u); // the prefixes were not all empty
+    // A prefix naming a flow twice, or out of range, is refused.
+    std::vector<FlowUsage> two{FlowUsage{{{0, 1}}}, FlowUsage{{{0, 1}}}};
+    std::vector<const FlowUsage*> twoP{&two[0], &two[1]};
+    MaxMinTrace bad{{0, 0}, {5, 5}, {2}, {5}};
+    EXPECT_THROW(MaxMinAllocator::Allocate({10}, twoP, &bad, nullptr), std::invalid_argument);
+    bad = MaxMinTrace{{2}, {5}, {1}, {5}};
+    EXPECT_THROW(MaxMinAllocator::Allocate({10}, twoP, &bad, nullptr), std::invalid_argument);
+}
