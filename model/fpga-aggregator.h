@@ -16,6 +16,7 @@
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
 #include <map>
 #include <set>
 #include <vector>
@@ -147,6 +148,17 @@ class FpgaAggregator : public Application
         uint32_t lastPayloadBytes = 0; ///< Bytes of the last segment (the model's remainder).
         uint64_t timeouts = 0;
         uint64_t resent = 0;
+        /// Straggler timeouts due, in the order they fall due (each Timeout after it was
+        /// set): when, segment, requests so far. One pending event serves them all.
+        struct Due
+        {
+            Time at;
+            uint32_t seq;
+            uint32_t requests;
+        };
+        std::deque<Due> due;
+        EventId dueEvent;
+        bool draining = false; ///< OnTimeouts is running (it schedules the next event).
         /// Early resend requests for one (segment, input).
         struct Asked
         {
@@ -230,6 +242,10 @@ class FpgaAggregator : public Application
                   bool answerable = false);
     uint64_t m_partials = 0;
     void CheckTimeout(uint32_t round, uint16_t clique, uint32_t seq, uint32_t requests);
+    /// Check segment \p seq of (round, clique) for stragglers one Timeout from now.
+    void SetTimeout(uint32_t round, uint16_t clique, uint32_t seq, uint32_t requests);
+    /// Run the straggler checks of (round, clique) that are due.
+    void OnTimeouts(uint32_t round, uint16_t clique);
 
     uint16_t m_port;
     uint16_t m_islandPort;

@@ -785,8 +785,19 @@ UdpTransport::ArmRto(uint64_t handle)
         return;
     }
     Stream& s = it->second;
+    // Restarted on every ack that makes progress: cancelling and scheduling a new event each
+    // time left one cancelled event per ack in the scheduler until its expiry (thousands per
+    // stream pending at once), and every insertion paid for them. Moving the deadline of the
+    // pending event costs nothing; it fires at the same deadlines as before.
+    s.rtoDeadline = Simulator::Now() + Seconds(Rto(s));
+    if (s.rtoEvent.IsRunning() && Simulator::GetDelayLeft(s.rtoEvent) <=
+                                      s.rtoDeadline - Simulator::Now())
+    {
+        return; // it comes at or before the deadline and waits again until it
+    }
     s.rtoEvent.Cancel();
-    s.rtoEvent = Simulator::Schedule(Seconds(Rto(s)), &UdpTransport::OnRto, this, handle);
+    s.rtoEvent = Simulator::Schedule(s.rtoDeadline - Simulator::Now(), &UdpTransport::OnRto, this,
+                                     handle);
 }
 
 void
@@ -798,6 +809,13 @@ UdpTransport::OnRto(uint64_t handle)
         return;
     }
     Stream& s = it->second;
+    if (Simulator::Now() < s.rtoDeadline)
+    {
+        // Restarted since this event was scheduled: wait until the deadline.
+        s.rtoEvent = Simulator::Schedule(s.rtoDeadline - Simulator::Now(), &UdpTransport::OnRto,
+                                         this, handle);
+        return;
+    }
     NS_LOG_INFO("island " << m_islandId << " timeout on round " << s.msg.round << " stream to "
                           << s.msg.dest);
     OnTimeout(s);

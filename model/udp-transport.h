@@ -100,7 +100,11 @@ class UdpTransport : public IslandTransport
         double rateBps = 0; ///< Pacing rate (set by the subclass).
         bool released = false; ///< Every new segment has been sent.
         EventId sendEvent;
+        /// The retransmission timer: one pending event at most, never earlier than
+        /// rtoDeadline; a restart that moves the deadline later only moves rtoDeadline (the
+        /// event, when it comes early, waits again until it).
         EventId rtoEvent;
+        Time rtoDeadline;
         double srtt = 0;   ///< Of the slowest receiver (largest SRTT + 4 RTTVAR).
         double rttvar = 0; ///< Of the same receiver.
         /// Per receiver (multicast: each member; else the one destination): SRTT, RTTVAR,
