@@ -40,6 +40,38 @@ namespace
 /// ECN field values of the IPv4 TOS byte.
 constexpr uint8_t kEct0 = 0x02;
 constexpr uint8_t kCe = 0x03;
+
+/// Parity block \p block (blocks of \p blockSize segments) of a message being received: its
+/// first segment, one past its last, and how many of them have arrived.
+struct BlockFill
+{
+    uint32_t first = 0;
+    uint32_t end = 0;
+    uint32_t received = 0;
+
+    uint32_t Size() const
+    {
+        return end - first;
+    }
+};
+
+BlockFill
+FillOf(const IncomingTransfer& state, uint32_t block, uint32_t blockSize)
+{
+    BlockFill f;
+    const uint64_t first = static_cast<uint64_t>(block) * blockSize;
+    if (first >= state.Count())
+    {
+        return f; // no such block: empty
+    }
+    f.first = static_cast<uint32_t>(first);
+    f.end = static_cast<uint32_t>(std::min<uint64_t>(first + blockSize, state.Count()));
+    for (uint32_t q = f.first; q < f.end; ++q)
+    {
+        f.received += state.Has(q) ? 1 : 0;
+    }
+    return f;
+}
 } // namespace
 
 TypeId
@@ -1064,25 +1096,17 @@ UdpTransport::RecoverBlock(InStream& in, const IslandHeader& h, uint32_t block)
     {
         return false;
     }
-    const uint64_t first = static_cast<uint64_t>(block) * in.parityBlock;
-    const uint32_t count = in.state.Count();
-    if (first >= count)
+    const BlockFill fill = FillOf(in.state, block, in.parityBlock);
+    if (fill.Size() == 0)
     {
         return false;
     }
-    const auto end = static_cast<uint32_t>(std::min<uint64_t>(first + in.parityBlock, count));
-    const uint32_t size = end - static_cast<uint32_t>(first);
-    uint32_t received = 0;
-    for (uint32_t q = static_cast<uint32_t>(first); q < end; ++q)
-    {
-        received += in.state.Has(q) ? 1 : 0;
-    }
-    if (received == size)
+    if (fill.received == fill.Size())
     {
         in.parityHeld.erase(heldIt); // data completed the block
         return false;
     }
-    if (!ParityRepair::Decodable(size, received, heldIt->second))
+    if (!ParityRepair::Decodable(fill.Size(), fill.received, heldIt->second))
     {
         return false;
     }
@@ -1096,7 +1120,7 @@ UdpTransport::RecoverBlock(InStream& in, const IslandHeader& h, uint32_t block)
         return false;
     }
     const OutMessage& m = out->second.msg;
-    for (uint32_t q = static_cast<uint32_t>(first); q < end; ++q)
+    for (uint32_t q = fill.first; q < fill.end; ++q)
     {
         if (in.state.Has(q))
         {
@@ -1151,14 +1175,8 @@ UdpTransport::HandleParity(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     }
     in.parityBlock = block;
     in.ce = in.ce || ce;
-    uint32_t end = static_cast<uint32_t>(std::min<uint64_t>(first + block, h.count));
-    uint32_t size = end - static_cast<uint32_t>(first);
-    uint32_t received = 0;
-    for (uint32_t q = static_cast<uint32_t>(first); q < end; ++q)
-    {
-        received += in.state.Has(q) ? 1 : 0;
-    }
-    if (received == size)
+    const BlockFill fill = FillOf(in.state, h.seq, block);
+    if (fill.received == fill.Size())
     {
         // Nothing of this block is missing here (the ack says so: see above).
         SendAck(h.round, h.origin, h.extra, in, h.timestamp, tailFlag);
@@ -1166,8 +1184,8 @@ UdpTransport::HandleParity(const IslandHeader& h, Ptr<Packet> packet, bool ce)
     }
     uint32_t held = ++in.parityHeld[h.seq];
     NS_LOG_LOGIC("island " << m_islandId << " round " << h.round << ": parity of block "
-                           << h.seq << " from " << h.origin << ", " << received << " of " << size
-                           << " data segments and " << held << " parity held");
+                           << h.seq << " from " << h.origin << ", " << fill.received << " of "
+                           << fill.Size() << " data segments and " << held << " parity held");
     RecoverBlock(in, h, h.seq);
     // Every parity segment of a block still incomplete here draws an ack (as a resend does):
     // the sender learns what is still missing, and what is held, one trip after.
@@ -1574,14 +1592,8 @@ UdpTransport::SendAck(uint32_t round,
         std::vector<std::pair<uint32_t, uint32_t>> held;
         for (auto it = in.parityHeld.begin(); it != in.parityHeld.end() && held.size() < room;)
         {
-            uint64_t first = static_cast<uint64_t>(it->first) * in.parityBlock;
-            uint64_t end = std::min<uint64_t>(first + in.parityBlock, in.state.Count());
-            bool done = true;
-            for (uint64_t q = first; q < end && done; ++q)
-            {
-                done = in.state.Has(static_cast<uint32_t>(q));
-            }
-            if (done)
+            const BlockFill fill = FillOf(in.state, it->first, in.parityBlock);
+            if (fill.received == fill.Size())
             {
                 it = in.parityHeld.erase(it); // data completed the block meanwhile
                 continue;
