@@ -14,8 +14,10 @@
 //  - unicast: one datagram stream per ordered member pair, to the peer island;
 //  - multicast: one stream per member to its own group, one copy per root branch (as
 //    MulticastSender does), replicated by the routers' static multicast routes;
-//  - aggregation: one stream per member to its FPGA device (port 9100), and one result stream
-//    from the FPGA device down its multicast tree.
+//  - aggregation: the reduction tree ours runs (TrafficPlanner::Exchange for --aggregation,
+//    in-line tree by default, or one point): one stream per member to the FPGA device its
+//    contribution reaches first (port 9100), one partial-sum stream from every other FPGA to its
+//    parent, and one result stream from the root FPGA down its multicast tree.
 // Receivers are plain UDP sockets that drain and drop (islands on 9000, FPGA nodes on 9100).
 // No acks, no retransmission, no pacing feedback, no LinkMonitor (unless --monitor): packet
 // hops are counted with one PhyTxBegin counter per device.
@@ -241,6 +243,7 @@ main(int argc, char* argv[])
         const auto& cliques = in.sched.RoundAt(r).cliques;
         std::vector<TrafficFlow> flows;
         std::vector<std::size_t> cliqueOf;
+        std::vector<CliqueExchange> exchanges(cliques.size()); // aggregation: the tree
         for (std::size_t c = 0; c < cliques.size(); ++c)
         {
             if (cliques[c].size() < 2)
@@ -253,7 +256,21 @@ main(int argc, char* argv[])
                 members.push_back(graph->IslandNode(city));
             }
             std::sort(members.begin(), members.end());
-            for (auto& f : traffic->CliqueFlows(members))
+            std::vector<TrafficFlow> cliqueFlows;
+            if (in.caps.RichestPattern() == ExchangePattern::AGGREGATION)
+            {
+                // The reduction tree ours runs (the design of --aggregation) and its one flow,
+                // whose usage the RateController paces at.
+                exchanges[c] = traffic->Exchange(members, ExchangePattern::AGGREGATION);
+                NS_ABORT_MSG_IF(exchanges[c].aggregation.empty() || exchanges[c].phases.empty(),
+                                "aggregation: no reduction tree");
+                cliqueFlows = exchanges[c].phases.front();
+            }
+            else
+            {
+                cliqueFlows = traffic->CliqueFlows(members);
+            }
+            for (auto& f : cliqueFlows)
             {
                 flows.push_back(std::move(f));
                 cliqueOf.push_back(c);
@@ -303,24 +320,44 @@ main(int argc, char* argv[])
                 break;
             }
             case ExchangePattern::AGGREGATION: {
-                auto fpga = static_cast<uint32_t>(f.aggregator);
-                if (std::find(fpgaNodes.begin(), fpgaNodes.end(), fpga) == fpgaNodes.end())
+                // The reduction tree ours runs (TrafficPlanner::Exchange, the design of
+                // --aggregation: in-line tree or one point): every member sends to the FPGA
+                // its contribution reaches first, every FPGA but the root one partial sum per
+                // segment to its parent, and the root the result down its multicast tree.
+                // Every stream at the clique's one rate (ours paces them all at it).
+                const CliqueExchange& x = exchanges[cliqueOf[i]];
+                for (const AggregationNode& n : x.aggregation)
                 {
-                    fpgaNodes.push_back(fpga);
-                    sinks.push_back(sink(network.GetNode(fpga), fpgaPort));
-                    WanNetworkHelper::InstallRoutesTo(network, *routes, {fpga});
+                    if (std::find(fpgaNodes.begin(), fpgaNodes.end(), n.device) ==
+                        fpgaNodes.end())
+                    {
+                        fpgaNodes.push_back(n.device);
+                        sinks.push_back(sink(network.GetNode(n.device), fpgaPort));
+                        WanNetworkHelper::InstallRoutesTo(network, *routes, {n.device});
+                    }
                 }
-                for (uint32_t src : f.sources)
+                for (const AggregationNode& n : x.aggregation)
                 {
-                    add(src, {{network.NodeAddress(fpga), fpgaPort, -1}}, rates[i]);
+                    for (uint32_t src : n.members)
+                    {
+                        add(src, {{network.NodeAddress(n.device), fpgaPort, -1}}, rates[i]);
+                    }
+                    if (n.parent >= 0)
+                    {
+                        add(n.device,
+                            {{network.NodeAddress(static_cast<uint32_t>(n.parent)), fpgaPort,
+                              -1}},
+                            rates[i]);
+                    }
                 }
-                auto [group, devices] = treeOf(p, cliqueOf[i], fpga, f.down);
+                uint32_t root = x.aggregation.front().device;
+                auto [group, devices] = treeOf(p, cliqueOf[i], root, x.resultTree);
                 std::vector<RawUdpSender::Destination> dests;
                 for (uint32_t d : devices)
                 {
                     dests.push_back({group, islandPort, static_cast<int32_t>(d)});
                 }
-                add(fpga, dests, rates[i]);
+                add(root, dests, rates[i]);
                 break;
             }
             default:
