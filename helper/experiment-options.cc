@@ -35,6 +35,8 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace ns3
 {
@@ -168,22 +170,19 @@ AcceptAnything(std::string)
     return true;
 }
 
-/// Every object reachable from the node and channel lists: aggregates, and objects held by
-/// Pointer and ObjectVector/ObjectMap attributes.
-void
-CollectObjects(Ptr<Object> object, std::set<const Object*>& seen, std::vector<Ptr<Object>>& out)
+/// The attributes of a TypeId (its own and its parents') that hold objects: Pointer
+/// attributes (false) and ObjectVector/ObjectMap attributes (true), with a getter.
+using ObjectAttributes = std::vector<std::pair<std::string, bool>>;
+
+const ObjectAttributes&
+ObjectAttributesOf(TypeId instance, std::unordered_map<uint16_t, ObjectAttributes>& cache)
 {
-    if (!object || !seen.insert(PeekPointer(object)).second)
+    auto [it, added] = cache.try_emplace(instance.GetUid());
+    if (!added)
     {
-        return;
+        return it->second;
     }
-    out.push_back(object);
-    Object::AggregateIterator aggregates = object->GetAggregateIterator();
-    while (aggregates.HasNext())
-    {
-        CollectObjects(ConstCast<Object>(aggregates.Next()), seen, out);
-    }
-    for (TypeId tid = object->GetInstanceTypeId();; tid = tid.GetParent())
+    for (TypeId tid = instance;; tid = tid.GetParent())
     {
         for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
         {
@@ -194,27 +193,62 @@ CollectObjects(Ptr<Object> object, std::set<const Object*>& seen, std::vector<Pt
             }
             if (dynamic_cast<const PointerChecker*>(PeekPointer(info.checker)))
             {
-                PointerValue p;
-                if (object->GetAttributeFailSafe(info.name, p))
-                {
-                    CollectObjects(p.Get<Object>(), seen, out);
-                }
+                it->second.emplace_back(info.name, false);
             }
             else if (dynamic_cast<const ObjectPtrContainerChecker*>(PeekPointer(info.checker)))
             {
-                ObjectPtrContainerValue v;
-                if (object->GetAttributeFailSafe(info.name, v))
-                {
-                    for (auto it = v.Begin(); it != v.End(); ++it)
-                    {
-                        CollectObjects(it->second, seen, out);
-                    }
-                }
+                it->second.emplace_back(info.name, true);
             }
         }
         if (tid == tid.GetParent())
         {
             break;
+        }
+    }
+    return it->second;
+}
+
+/// Every object reachable from the node and channel lists: aggregates, and objects held by
+/// Pointer and ObjectVector/ObjectMap attributes (which attributes those are is looked up once
+/// per TypeId: a network of many nodes has many objects of few types).
+void
+CollectObjects(Ptr<Object> object,
+               std::unordered_set<const Object*>& seen,
+               std::unordered_map<uint16_t, ObjectAttributes>& attributes,
+               std::vector<Ptr<Object>>& out)
+{
+    if (!object || !seen.insert(PeekPointer(object)).second)
+    {
+        return;
+    }
+    out.push_back(object);
+    Object::AggregateIterator aggregates = object->GetAggregateIterator();
+    while (aggregates.HasNext())
+    {
+        CollectObjects(ConstCast<Object>(aggregates.Next()), seen, attributes, out);
+    }
+    // A copy: the recursion may add TypeIds to the cache.
+    const ObjectAttributes held = ObjectAttributesOf(object->GetInstanceTypeId(), attributes);
+    for (const auto& [name, container] : held)
+    {
+        if (!container)
+        {
+            PointerValue p;
+            if (object->GetAttributeFailSafe(name, p))
+            {
+                CollectObjects(p.Get<Object>(), seen, attributes, out);
+            }
+        }
+        else
+        {
+            ObjectPtrContainerValue v;
+            if (object->GetAttributeFailSafe(name, v))
+            {
+                for (auto it = v.Begin(); it != v.End(); ++it)
+                {
+                    CollectObjects(it->second, seen, attributes, out);
+                }
+            }
         }
     }
 }
@@ -1372,15 +1406,26 @@ ExperimentOptions::CheckAttributesApplied() const
             optionOf[spec.attribute] = spec.name;
         }
     }
-    std::set<const Object*> seen;
+    std::unordered_set<const Object*> seen;
+    std::unordered_map<uint16_t, ObjectAttributes> attributes;
     std::vector<Ptr<Object>> objects;
     for (auto n = NodeList::Begin(); n != NodeList::End(); ++n)
     {
-        CollectObjects(*n, seen, objects);
+        CollectObjects(*n, seen, attributes, objects);
     }
     for (auto c = ChannelList::Begin(); c != ChannelList::End(); ++c)
     {
-        CollectObjects(*c, seen, objects);
+        CollectObjects(*c, seen, attributes, objects);
+    }
+    // The objects by instance TypeId (in the order found): whether a type is the attribute's
+    // type or a child of it is asked once per type, not once per object.
+    std::map<uint16_t, std::pair<TypeId, std::vector<Ptr<Object>>>> byType;
+    for (const auto& object : objects)
+    {
+        TypeId t = object->GetInstanceTypeId();
+        auto& entry = byType[t.GetUid()];
+        entry.first = t;
+        entry.second.push_back(object);
     }
     for (const auto& [path, want] : expected)
     {
@@ -1393,20 +1438,23 @@ ExperimentOptions::CheckAttributesApplied() const
         std::size_t total = 0;
         std::size_t differ = 0;
         std::string found;
-        for (const auto& object : objects)
+        const std::string attribute = SplitAttributePath(path).second;
+        for (const auto& [uid, typed] : byType)
         {
-            TypeId t = object->GetInstanceTypeId();
+            const TypeId& t = typed.first;
             if (t != tid && !t.IsChildOf(tid))
             {
                 continue;
             }
-            ++total;
-            StringValue actual;
-            if (object->GetAttributeFailSafe(SplitAttributePath(path).second, actual) &&
-                actual.Get() != want)
+            for (const auto& object : typed.second)
             {
-                ++differ;
-                found = actual.Get();
+                ++total;
+                StringValue actual;
+                if (object->GetAttributeFailSafe(attribute, actual) && actual.Get() != want)
+                {
+                    ++differ;
+                    found = actual.Get();
+                }
             }
         }
         if (differ > 0)
