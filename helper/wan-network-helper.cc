@@ -6,9 +6,9 @@
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
 #include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/planned-routing-helper.h"
+#include "ns3/receive-dispatch.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/queue.h"
@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -61,14 +62,22 @@ WanNetworkHelper::Install(const NetworkGraph& graph) const
     internet.SetIpv6StackInstall(false);
     internet.Install(net.m_nodes);
 
-    Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.252");
+    // Link e is the /30 network 10.0.0.0 + 4e (what Ipv4AddressHelper("10.0.0.0",
+    // "255.255.255.252") with NewNetwork() per link gives), its ends .1 and .2, assigned
+    // directly: ns-3's address generator checks every new address against a list of all those
+    // allocated, which is quadratic in the links (a 64-city mesh has 2466 of them).
+    const Ipv4Mask mask("255.255.255.252");
+    if (graph.EdgeCount() >= (1u << 22))
+    {
+        throw std::invalid_argument("WanNetworkHelper: " + std::to_string(graph.EdgeCount()) +
+                                    " links do not fit one /30 network each in 10.0.0.0/8");
+    }
     for (uint32_t e = 0; e < graph.EdgeCount(); ++e)
     {
         const GraphEdge& edge = graph.Edges()[e];
         WanNetwork::EdgeLink link;
         Ptr<PointToPointChannel> channel = CreateObject<PointToPointChannel>();
         channel->SetAttribute("Delay", TimeValue(Seconds(edge.latencyS)));
-        NetDeviceContainer devices;
         uint32_t ends[2] = {edge.a, edge.b};
         for (int side = 0; side < 2; ++side)
         {
@@ -80,17 +89,26 @@ WanNetworkHelper::Install(const NetworkGraph& graph) const
             node->AddDevice(dev);
             dev->SetQueue(m_queueFactory.Create<Queue<Packet>>());
             dev->Attach(channel);
-            devices.Add(dev);
             link.device[side] = dev;
         }
-        Ipv4InterfaceContainer ifs = addresses.Assign(devices);
-        addresses.NewNetwork();
         for (int side = 0; side < 2; ++side)
         {
-            link.interface[side] = ifs.Get(side).second;
-            link.address[side] = ifs.GetAddress(side);
+            Ptr<Ipv4> ipv4 = net.m_nodes.Get(ends[side])->GetObject<Ipv4>();
+            Ipv4Address address((10u << 24) + 4 * e + 1 + static_cast<uint32_t>(side));
+            int32_t interface = ipv4->AddInterface(link.device[side]);
+            ipv4->AddAddress(interface, Ipv4InterfaceAddress(address, mask));
+            ipv4->SetMetric(interface, 1);
+            ipv4->SetUp(interface);
+            link.interface[side] = static_cast<uint32_t>(interface);
+            link.address[side] = address;
         }
         net.m_edges.push_back(link);
+    }
+    // One receive handler per node instead of ns-3's two per interface (ReceiveDispatch): the
+    // cost of receiving a frame does not grow with the node's degree.
+    for (uint32_t n = 0; n < graph.NodeCount(); ++n)
+    {
+        ReceiveDispatch::Install(net.m_nodes.Get(n));
     }
     // Every node's addresses, in edge order; an island has exactly one (its access link).
     net.m_addresses.assign(graph.NodeCount(), {});
