@@ -14,6 +14,7 @@
 #include "ns3/intelligent-network-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/island-header.h"
+#include "ns3/point-to-point-helper.h"
 #include "ns3/ppp-header.h"
 #include "ns3/test.h"
 
@@ -728,6 +729,94 @@ class ClearAndReinstallTestCase : public TestCase
 };
 
 /**
+ * ReceiveDispatch (installed by WanNetworkHelper on every node): each frame is handed to IPv4
+ * exactly once on every hop (one Ipv4L3Protocol Rx per hop, each datagram delivered once),
+ * every non-loopback device of every node is dispatched by the one handler, and a device
+ * given an IPv4 interface after the network was built (ns-3's own per-device handlers) still
+ * receives, once.
+ */
+class ReceiveDispatchTestCase : public TestCase
+{
+  public:
+    ReceiveDispatchTestCase()
+        : TestCase("one receive handler per node: every frame up to IPv4 exactly once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PlainNetwork p;
+        const NetworkGraph& g = p.graph;
+        for (uint32_t n = 0; n < g.NodeCount(); ++n)
+        {
+            Ptr<Node> node = p.network.GetNode(n);
+            Ptr<ReceiveDispatch> d = node->GetObject<ReceiveDispatch>();
+            NS_TEST_ASSERT_MSG_EQ(bool(d), true, g.Nodes()[n].name + ": no dispatcher");
+            NS_TEST_EXPECT_MSG_EQ(d->GetNDevices(),
+                                  node->GetObject<Ipv4>()->GetNInterfaces() - 1,
+                                  g.Nodes()[n].name + ": every device but the loopback");
+            NS_TEST_EXPECT_MSG_EQ(bool(ReceiveDispatch::Install(node)), false, "installed twice");
+        }
+        // A late device: a new host joined to the SEO island by its own link, after the build.
+        Ptr<Node> host = CreateObject<Node>();
+        InternetStackHelper stack;
+        PlannedRoutingHelper planned;
+        stack.SetRoutingHelper(planned);
+        stack.SetIpv6StackInstall(false);
+        stack.Install(host);
+        const uint32_t seo = g.IslandNode("SEO");
+        const uint32_t lax = g.IslandNode("LAX");
+        PointToPointHelper link;
+        NetDeviceContainer late = link.Install(host, p.network.GetNode(seo));
+        Ipv4AddressHelper addresses("192.168.7.0", "255.255.255.252");
+        Ipv4InterfaceContainer lateIfs = addresses.Assign(late);
+        PlannedRoutingHelper::Get(host->GetObject<Ipv4>())
+            ->AddHostRoute(lateIfs.GetAddress(1), lateIfs.Get(0).second, lateIfs.GetAddress(1));
+
+        uint64_t rx = 0;
+        for (uint32_t n = 0; n < g.NodeCount(); ++n)
+        {
+            p.network.GetNode(n)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+                "Rx",
+                Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
+                    [&rx](Ptr<const Packet>, Ptr<Ipv4>, uint32_t) { ++rx; }));
+        }
+        const uint16_t port = 7200;
+        Counter atLax;
+        atLax.Attach(p.network.GetNode(lax), port);
+        Counter atSeo;
+        atSeo.Attach(p.network.GetNode(seo), port);
+        Ptr<Socket> fromSeo =
+            Socket::CreateSocket(p.network.GetNode(seo), UdpSocketFactory::GetTypeId());
+        fromSeo->Bind();
+        Ptr<Socket> fromHost = Socket::CreateSocket(host, UdpSocketFactory::GetTypeId());
+        fromHost->Bind();
+        const uint32_t datagrams = 10;
+        for (uint32_t i = 0; i < datagrams; ++i)
+        {
+            Simulator::Schedule(MilliSeconds(10 * i), [&]() {
+                fromSeo->SendTo(Create<Packet>(500), 0,
+                                InetSocketAddress(p.network.IslandAddress(lax), port));
+                fromHost->SendTo(Create<Packet>(500), 0,
+                                 InetSocketAddress(lateIfs.GetAddress(1), port));
+            });
+        }
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(atLax.Total(), datagrams, "SEO -> LAX: each datagram once");
+        NS_TEST_EXPECT_MSG_EQ(atSeo.Total(), datagrams, "late link -> SEO: each datagram once");
+        // Rx counts every IPv4 receive on the network's nodes: one per hop of the planned
+        // path SEO -> LAX, and one at SEO from the late link.
+        const uint64_t hops = p.routes.ShortestPath(seo, lax).size();
+        NS_TEST_ASSERT_MSG_GT(hops, 1u, "a path SEO -> LAX");
+        NS_TEST_EXPECT_MSG_EQ(rx, datagrams * hops + datagrams,
+                              "one IPv4 receive per datagram and hop");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * The same rules on a synthetic network (14 cities, 1-3 devices each, intra-city links between
  * a city's devices, public paths between every pair), all in one clique: model bytes on every
  * link direction equal the planned copies; some intra-city private links carry model bytes;
@@ -948,6 +1037,7 @@ class NetworkFabricTestSuite : public TestSuite
         AddTestCase(new TcpFromEverySenderTestCase, TestCase::QUICK);
         AddTestCase(new MulticastLocalCopyAtARouterTestCase, TestCase::QUICK);
         AddTestCase(new ClearAndReinstallTestCase, TestCase::QUICK);
+        AddTestCase(new ReceiveDispatchTestCase, TestCase::QUICK);
         AddTestCase(new TcpTransportOnNineCitiesTestCase("3x3-rotating", 1000000), TestCase::QUICK);
         AddTestCase(new TcpTransportOnNineCitiesTestCase("all-in-one", 300000), TestCase::QUICK);
     }
