@@ -73,6 +73,7 @@ PlannedRouting::AddHostRoute(Ipv4Address destination, uint32_t interface, Ipv4Ad
         return;
     }
     m_hostRoutes[destination.Get()] = HostRoute{interface, MakeRoute(destination, interface, gateway)};
+    m_hostIndexStale = true;
 }
 
 void
@@ -115,6 +116,7 @@ void
 PlannedRouting::Clear()
 {
     m_hostRoutes.clear();
+    m_hostIndexStale = true;
     m_multicastRoutes.clear();
     m_localMulticast.clear();
     m_groups.clear();
@@ -135,8 +137,8 @@ PlannedRouting::GetNMulticastRoutes() const
 Ptr<Ipv4Route>
 PlannedRouting::LookupHostRoute(Ipv4Address destination) const
 {
-    auto it = m_hostRoutes.find(destination.Get());
-    return it == m_hostRoutes.end() ? nullptr : it->second.route;
+    const HostSlot* h = FindHost(destination.Get());
+    return h ? Ptr<Ipv4Route>(h->route) : nullptr;
 }
 
 Ptr<Ipv4Route>
@@ -167,10 +169,10 @@ PlannedRouting::RouteOutput(Ptr<Packet> p,
         sockerr = Socket::ERROR_NOROUTETOHOST;
         return nullptr;
     }
-    auto it = m_hostRoutes.find(dst.Get());
-    if (it != m_hostRoutes.end() && (wanted < 0 || it->second.interface == static_cast<uint32_t>(wanted)))
+    const HostSlot* h = FindHost(dst.Get());
+    if (h && (wanted < 0 || h->interface == static_cast<uint32_t>(wanted)))
     {
-        return it->second.route;
+        return Ptr<Ipv4Route>(h->route);
     }
     bool loopback = (dst.Get() >> 24) == 127;
     if (loopback || m_localAddresses.count(dst.Get()))
@@ -214,15 +216,15 @@ PlannedRouting::RouteInput(Ptr<const Packet> p,
         return handled;
     }
     // Transit first (one lookup per hop): no host route is ever kept for a local address.
-    auto it = m_hostRoutes.find(dst.Get());
-    if (it != m_hostRoutes.end())
+    const HostSlot* h = FindHost(dst.Get());
+    if (h)
     {
         if (!m_ipv4->IsForwarding(iif))
         {
             ecb(p, header, Socket::ERROR_NOROUTETOHOST);
             return true;
         }
-        ucb(it->second.route, p, header);
+        ucb(Ptr<Ipv4Route>(h->route), p, header);
         return true;
     }
     if (lcb.IsNull() || !(m_localAddresses.count(dst.Get()) || dst.IsBroadcast()))
@@ -237,12 +239,53 @@ int32_t
 PlannedRouting::InterfaceOf(Ptr<const NetDevice> device) const
 {
     uint32_t index = device->GetIfIndex();
-    if (index < m_interfaceOfDevice.size() && m_interfaceOfDevice[index] >= 0 &&
-        m_ipv4->GetNetDevice(m_interfaceOfDevice[index]) == device)
+    if (index < m_interfaceOfDevice.size() &&
+        m_interfaceOfDevice[index].first == PeekPointer(device))
     {
-        return m_interfaceOfDevice[index];
+        return m_interfaceOfDevice[index].second;
     }
     return m_ipv4->GetInterfaceForDevice(device); // another node's device, or not yet indexed
+}
+
+const PlannedRouting::HostSlot*
+PlannedRouting::FindHost(uint32_t destination) const
+{
+    if (m_hostIndexStale)
+    {
+        std::size_t size = 8;
+        uint32_t shift = 29;
+        while (size < 2 * m_hostRoutes.size())
+        {
+            size *= 2;
+            --shift;
+        }
+        m_hostIndex.assign(size, HostSlot{});
+        m_hostShift = shift;
+        for (const auto& [dst, r] : m_hostRoutes)
+        {
+            std::size_t i = (dst * 2654435769u) >> m_hostShift;
+            while (m_hostIndex[i].route)
+            {
+                i = (i + 1) & (size - 1);
+            }
+            m_hostIndex[i] = HostSlot{dst, r.interface, PeekPointer(r.route)};
+        }
+        m_hostIndexStale = false;
+    }
+    // At most half full: a probe sequence always ends at an empty slot.
+    const std::size_t mask = m_hostIndex.size() - 1;
+    for (std::size_t i = (destination * 2654435769u) >> m_hostShift;; i = (i + 1) & mask)
+    {
+        const HostSlot& slot = m_hostIndex[i];
+        if (!slot.route)
+        {
+            return nullptr;
+        }
+        if (slot.destination == destination)
+        {
+            return &slot;
+        }
+    }
 }
 
 void
@@ -256,12 +299,13 @@ PlannedRouting::RebuildLocalAddresses()
     }
     for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); ++i)
     {
-        uint32_t index = m_ipv4->GetNetDevice(i)->GetIfIndex();
+        Ptr<NetDevice> dev = m_ipv4->GetNetDevice(i);
+        uint32_t index = dev->GetIfIndex();
         if (index >= m_interfaceOfDevice.size())
         {
-            m_interfaceOfDevice.resize(index + 1, -1);
+            m_interfaceOfDevice.resize(index + 1, {nullptr, -1});
         }
-        m_interfaceOfDevice[index] = static_cast<int32_t>(i);
+        m_interfaceOfDevice[index] = {PeekPointer(dev), static_cast<int32_t>(i)};
         if (!m_ipv4->IsUp(i))
         {
             continue;
@@ -282,6 +326,7 @@ PlannedRouting::RemoveRoutesVia(uint32_t interface)
     {
         it = it->second.interface == interface ? m_hostRoutes.erase(it) : std::next(it);
     }
+    m_hostIndexStale = true;
     for (auto it = m_multicastRoutes.begin(); it != m_multicastRoutes.end();)
     {
         const auto& outs = it->second.outputs;
@@ -295,12 +340,13 @@ void
 PlannedRouting::NotifyInterfaceUp(uint32_t interface)
 {
     // Incremental (a node with n interfaces comes up in O(n), not O(n^2)).
-    uint32_t index = m_ipv4->GetNetDevice(interface)->GetIfIndex();
+    Ptr<NetDevice> dev = m_ipv4->GetNetDevice(interface);
+    uint32_t index = dev->GetIfIndex();
     if (index >= m_interfaceOfDevice.size())
     {
-        m_interfaceOfDevice.resize(index + 1, -1);
+        m_interfaceOfDevice.resize(index + 1, {nullptr, -1});
     }
-    m_interfaceOfDevice[index] = static_cast<int32_t>(interface);
+    m_interfaceOfDevice[index] = {PeekPointer(dev), static_cast<int32_t>(interface)};
     for (uint32_t j = 0; j < m_ipv4->GetNAddresses(interface); ++j)
     {
         NotifyAddAddress(interface, m_ipv4->GetAddress(interface, j));

@@ -119,6 +119,19 @@ class PlannedRouting : public Ipv4RoutingProtocol
     void RebuildLocalAddresses();
     /// IPv4 interface of a device of this node (-1: none), without Ipv4's map lookup.
     int32_t InterfaceOf(Ptr<const NetDevice> device) const;
+
+    /// One slot of the host-route index: open addressing over a power-of-two table, each
+    /// lookup one probe into contiguous memory in the common case (the node-based hash map
+    /// costs a bucket, a node and the value: three cache misses per hop on a large network).
+    struct HostSlot
+    {
+        uint32_t destination = 0;
+        uint32_t interface = 0;
+        Ipv4Route* route = nullptr; ///< Owned by m_hostRoutes; null: an empty slot.
+    };
+
+    /// The host route of \p destination (null: none), from the index (rebuilt after changes).
+    const HostSlot* FindHost(uint32_t destination) const;
     /// Drop every route that uses \p interface (it went down).
     void RemoveRoutesVia(uint32_t interface);
 
@@ -128,7 +141,11 @@ class PlannedRouting : public Ipv4RoutingProtocol
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_localMulticast; ///< Group -> outputs.
     std::unordered_set<uint32_t> m_groups;         ///< Groups delivered locally.
     std::unordered_set<uint32_t> m_localAddresses; ///< Unicast and broadcast, all interfaces.
-    std::vector<int32_t> m_interfaceOfDevice;      ///< By the device's index on the node.
+    /// By the device's index on the node: the device and its interface (-1: none).
+    std::vector<std::pair<const NetDevice*, int32_t>> m_interfaceOfDevice;
+    mutable std::vector<HostSlot> m_hostIndex; ///< Index of m_hostRoutes (FindHost).
+    mutable uint32_t m_hostShift = 32;         ///< 32 - log2(table size).
+    mutable bool m_hostIndexStale = true;      ///< m_hostRoutes changed since the index.
 };
 
 } // namespace ns3

@@ -729,6 +729,69 @@ class ClearAndReinstallTestCase : public TestCase
 };
 
 /**
+ * PlannedRouting's host-route index follows every change of its routes: an interface taken
+ * down drops exactly the routes through it (lookups and forwarding see it at once), other
+ * routes stay, and routes added again are found again.
+ */
+class HostRoutesFollowInterfaceDownTestCase : public TestCase
+{
+  public:
+    HostRoutesFollowInterfaceDownTestCase()
+        : TestCase("host routes through an interface taken down are gone at once; re-added, found")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PlainNetwork p;
+        const NetworkGraph& g = p.graph;
+        const uint32_t nyc4 = g.NodeByName("NYC4");
+        Ptr<PlannedRouting> table = p.Table(nyc4);
+        // Route every lookup once first, so that the index is built before the change.
+        std::map<uint32_t, uint32_t> interfaceOf; // destination island -> output interface
+        for (uint32_t i = 0; i < g.IslandCount(); ++i)
+        {
+            Ptr<Ipv4Route> r = table->LookupHostRoute(p.network.IslandAddress(i));
+            NS_TEST_ASSERT_MSG_EQ(bool(r), true, "NYC4 -> " + g.Nodes()[i].name);
+            interfaceOf[i] = static_cast<uint32_t>(
+                p.network.GetNode(nyc4)->GetObject<Ipv4>()->GetInterfaceForDevice(
+                    r->GetOutputDevice()));
+        }
+        const uint32_t lon = g.IslandNode("LON");
+        const uint32_t down = interfaceOf[lon];
+        std::size_t through = 0;
+        for (const auto& [i, itf] : interfaceOf)
+        {
+            through += itf == down ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_LT(through, g.IslandCount(), "NYC4 uses more than one interface");
+        const std::size_t before = table->GetNHostRoutes();
+        p.network.GetNode(nyc4)->GetObject<Ipv4>()->SetDown(down);
+        NS_TEST_EXPECT_MSG_EQ((table->GetNHostRoutes() <= before - through), true,
+                              "the routes through the interface are removed");
+        for (const auto& [i, itf] : interfaceOf)
+        {
+            Ptr<Ipv4Route> r = table->LookupHostRoute(p.network.IslandAddress(i));
+            NS_TEST_EXPECT_MSG_EQ(bool(r), (itf != down), "NYC4 -> " + g.Nodes()[i].name);
+        }
+        Ipv4Header h;
+        h.SetDestination(p.network.IslandAddress(lon));
+        Socket::SocketErrno err;
+        NS_TEST_EXPECT_MSG_EQ(bool(table->RouteOutput(Create<Packet>(10), h, nullptr, err)), false,
+                              "no route out to LON");
+        p.network.GetNode(nyc4)->GetObject<Ipv4>()->SetUp(down);
+        WanNetworkHelper::InstallRoutes(p.network, p.routes);
+        for (const auto& [i, itf] : interfaceOf)
+        {
+            NS_TEST_EXPECT_MSG_EQ(bool(table->LookupHostRoute(p.network.IslandAddress(i))), true,
+                                  "again NYC4 -> " + g.Nodes()[i].name);
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
  * ReceiveDispatch (installed by WanNetworkHelper on every node): each frame is handed to IPv4
  * exactly once on every hop (one Ipv4L3Protocol Rx per hop, each datagram delivered once),
  * every non-loopback device of every node is dispatched by the one handler, and a device
@@ -1038,6 +1101,7 @@ class NetworkFabricTestSuite : public TestSuite
         AddTestCase(new MulticastLocalCopyAtARouterTestCase, TestCase::QUICK);
         AddTestCase(new ClearAndReinstallTestCase, TestCase::QUICK);
         AddTestCase(new ReceiveDispatchTestCase, TestCase::QUICK);
+        AddTestCase(new HostRoutesFollowInterfaceDownTestCase, TestCase::QUICK);
         AddTestCase(new TcpTransportOnNineCitiesTestCase("3x3-rotating", 1000000), TestCase::QUICK);
         AddTestCase(new TcpTransportOnNineCitiesTestCase("all-in-one", 300000), TestCase::QUICK);
     }
