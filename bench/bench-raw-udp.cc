@@ -335,9 +335,6 @@ main(int argc, char* argv[])
                         sinks.push_back(sink(network.GetNode(n.device), fpgaPort));
                         WanNetworkHelper::InstallRoutesTo(network, *routes, {n.device});
                     }
-                }
-                for (const AggregationNode& n : x.aggregation)
-                {
                     for (uint32_t src : n.members)
                     {
                         add(src, {{network.NodeAddress(n.device), fpgaPort, -1}}, rates[i]);

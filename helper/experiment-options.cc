@@ -227,8 +227,9 @@ CollectObjects(Ptr<Object> object,
     {
         CollectObjects(ConstCast<Object>(aggregates.Next()), seen, attributes, out);
     }
-    // A copy: the recursion may add TypeIds to the cache.
-    const ObjectAttributes held = ObjectAttributesOf(object->GetInstanceTypeId(), attributes);
+    // A reference stays valid while the recursion adds TypeIds (unordered_map elements do not
+    // move on rehash).
+    const ObjectAttributes& held = ObjectAttributesOf(object->GetInstanceTypeId(), attributes);
     for (const auto& [name, container] : held)
     {
         if (!container)

@@ -10,6 +10,8 @@
 #include "ns3/loopback-net-device.h"
 #include "ns3/traffic-control-layer.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -53,7 +55,6 @@ ReceiveDispatch::Install(Ptr<Node> node)
         node->UnregisterProtocolHandler(tcReceive);
         node->UnregisterProtocolHandler(tcReceive);
         d->m_devices.at(dev->GetIfIndex()) = dev;
-        ++d->m_count;
     }
     node->AggregateObject(d);
     // A raw pointer: the node owns the dispatcher (aggregate) and clears its handlers on
@@ -61,14 +62,16 @@ ReceiveDispatch::Install(Ptr<Node> node)
     node->RegisterProtocolHandler(MakeCallback(&ReceiveDispatch::Receive, PeekPointer(d)),
                                   0,
                                   nullptr);
-    NS_LOG_LOGIC("node " << node->GetId() << ": one handler for " << d->m_count << " devices");
+    NS_LOG_LOGIC("node " << node->GetId() << ": one handler for " << d->GetNDevices()
+                         << " devices");
     return d;
 }
 
 uint32_t
 ReceiveDispatch::GetNDevices() const
 {
-    return m_count;
+    return static_cast<uint32_t>(
+        std::count_if(m_devices.begin(), m_devices.end(), [](const auto& d) { return bool(d); }));
 }
 
 void

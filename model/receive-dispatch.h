@@ -23,9 +23,9 @@ class TrafficControlLayer;
  *
  * ns-3 3.37's Ipv4L3Protocol::AddInterface registers two protocol handlers on the node per
  * interface (IPv4 and ARP, each bound to its device), and Node::ReceiveFromDevice scans that
- * list for every frame received, as TrafficControlLayer::Receive scans its own; on a router
- * with one device per link (a city of a 64-city mesh has about 70) that is two scans of about
- * 140 entries per packet-hop, a cost that grows with the network. Install() replaces the
+ * list for every frame received, as TrafficControlLayer::Receive scans its own; on a node
+ * with one device per link (an internet node of a 64-city mesh has about 70) that is two scans
+ * of about 140 entries per packet-hop, a cost that grows with the network. Install() replaces the
  * node's per-device pairs by this one handler, which looks the device up by its index:
  * IPv4 frames go straight to Ipv4L3Protocol::Receive (what TrafficControlLayer::Receive
  * would call: ns-3 3.37 has no ingress queue discs), ARP frames to TrafficControlLayer::Receive
@@ -62,7 +62,6 @@ class ReceiveDispatch : public Object
     Ptr<Ipv4L3Protocol> m_ipv4;
     Ptr<TrafficControlLayer> m_tc;
     std::vector<Ptr<NetDevice>> m_devices; ///< By the device's index on the node (null: not ours).
-    uint32_t m_count = 0;
 };
 
 } // namespace ns3
