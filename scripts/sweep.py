@@ -744,11 +744,11 @@ def kill_group(pgid, sig):
         pass
 
 
-def kill_orphans(db):
-    """Kill the processes that runs of an earlier sweep of database \\p db left behind when that
-    sweep died (kill -9, a crash): found by the SWEEP_DB, SWEEP_PID and SWEEP_PID_START variables
-    every run inherits, when that sweep is gone. Returns their pids."""
-    killed = []
+def orphans(db):
+    """Pids of the processes that runs of an earlier sweep of database \\p db left behind when
+    that sweep died (kill -9, a crash): found by the SWEEP_DB, SWEEP_PID and SWEEP_PID_START
+    variables every run inherits, when that sweep is gone."""
+    found = []
     me = os.getpid()
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
         if not entry.isdigit() or int(entry) == me:
@@ -768,7 +768,15 @@ def kill_orphans(db):
                            process_start_time(owner) == env.get(b"SWEEP_PID_START",
                                                                 b"").decode()):
             continue  # its sweep is alive (this one, or another sweep of the same database)
-        pid = int(entry)
+        found.append(int(entry))
+    return found
+
+
+def kill_orphans(db):
+    """Kill the orphans(db) of an earlier sweep, each with its process group. Returns their
+    pids."""
+    killed = []
+    for pid in orphans(db):
         try:
             pgid = os.getpgid(pid)
         except ProcessLookupError:
