@@ -77,6 +77,9 @@ def read_ours(work, rid):
     status = con.execute("SELECT status FROM runs ORDER BY run_id DESC LIMIT 1").fetchone()
     r["status"] = status[0] if status else "?"
     r["hops"] = con.execute("SELECT COALESCE(SUM(packets), 0) FROM links").fetchone()[0]
+    # Link directions that carried packets, and their total busy time (mean busy = / sim time).
+    r["links_used"], r["busy_s"] = con.execute(
+        "SELECT COUNT(*), COALESCE(SUM(busy_s), 0) FROM links WHERE packets > 0").fetchone()
     r["data_hops"] = None
     r["rounds"] = {
         rnd: (start, end)
@@ -93,6 +96,9 @@ def read_ours(work, rid):
     if m:
         r["sim"] = float(m.group(1))
         r["events"] = int(m.group(3))
+    m = re.search(r"simulation CPU ([0-9.eE+-]+) s", out)
+    if m:
+        r["cpu_sim"] = float(m.group(1))  # Simulator::Run alone (set-up excluded)
     r["ok"] = r["status"] in ("complete", "ok", "COMPLETE") or "complete:" in out
     return r
 
@@ -373,10 +379,16 @@ def main():
         raw_run = min_raw_run_cpu(raw_ids) if raw_ids else math.nan
         per = c / (hops / 1e6) if hops else math.nan
         raw_per = raw_run / (raw_hops / 1e6) if raw_hops else math.nan
-        pts.append((n, c, r, hops, per, raw_per))
+        sims = [read_ours(work, rid).get("cpu_sim", math.nan) for rid in ids
+                if runs[rid]["status"] == "ok"]
+        sim_per = min(sims) / (hops / 1e6) if sims and hops else math.nan
+        pts.append((n, c, r, hops, per, raw_per, sim_per, ours.get("links_used", 0),
+                    ours.get("busy_s", 0) / ours["sim"] if ours.get("sim") else math.nan))
         rows.append([n, fmt(float(arg(ids[0], "modelBytes", "nan")) / 1e6, 1), fmt(hops),
                      fmt(ours.get("events", 0)), fmt(c), fmt(r, 1), fmt(per),
                      fmt(per / pts[0][4]) if pts[0][0] == 9 else "n/a",
+                     fmt(sim_per),
+                     fmt(sim_per / pts[0][6]) if pts[0][0] == 9 else "n/a",
                      fmt(raw_hops), fmt(raw_per),
                      fmt(raw_per / pts[0][5]) if pts[0][0] == 9 else "n/a",
                      fmt(ours.get("sim", math.nan), 3)])
@@ -390,13 +402,39 @@ def main():
             if "raw.streams" in o:
                 shapes.append(f"{o['raw.streams']} streams of {o['raw.segments_per_stream']} "
                               f"segments at {n} islands")
-        stream_note = "the schedules: " + ", ".join(shapes) if shapes else "more streams"
         notes.append(
             f"Growth with island count n (least squares over n = "
             f"{', '.join(str(x) for x in xs)}): CPU per packet-hop ~ "
             f"n^{fmt(slope(xs, [p[4] for p in pts]))} (ours, whole process), "
+            f"n^{fmt(slope(xs, [p[6] for p in pts]))} (ours, Simulator::Run), "
             f"n^{fmt(slope(xs, [p[5] for p in pts]))} (raw forwarding, simulation phase); "
             f"peak RSS ~ n^{fmt(slope(xs, [p[2] for p in pts]))}.")
+        busy = ""
+        if pts[0][0] == 9 and pts[-1][0] == 64:
+            busy = (f" A {pts[-1][0]}-island run spreads its packets over {fmt(pts[-1][7])} "
+                    f"link directions where nine islands use {fmt(pts[0][7])}, with "
+                    f"{fmt(pts[-1][8], 1)} of them busy on average against {fmt(pts[0][8], 1)} "
+                    "(busy time over simulated time, from the links table).")
+        if shapes:
+            busy += " The schedules: " + ", ".join(shapes) + "."
+        long_note = ""
+        long_ids = reps("islands-long-64")
+        if long_ids and pts[0][0] == 9:
+            lo = read_ours(work, long_ids[0])
+            sims = [read_ours(work, rid).get("cpu_sim", math.nan) for rid in long_ids
+                    if runs[rid]["status"] == "ok"]
+            if sims and lo.get("hops"):
+                long_per = min(sims) / (lo["hops"] / 1e6)
+                long_note = (
+                    f" With a four times larger model ({fmt(float(arg(long_ids[0], 'modelBytes', 'nan')) / 1e6, 1)} MB, "
+                    f"{fmt(lo['hops'])} packet-hops, streams four times longer) 64 islands cost "
+                    f"{fmt(long_per)} s per million packet-hops in Simulator::Run (run x9 "
+                    f"{fmt(long_per / pts[0][6])}, x{fmt(long_per / pts[-1][6])} of the "
+                    "64-island row): "
+                    + ("longer streams do not make a packet-hop cheaper, so the growth is not "
+                       "a per-stream cost." if long_per >= 0.95 * pts[-1][6] else
+                       "longer streams make a packet-hop cheaper, so part of the growth is a "
+                       "per-stream cost."))
         notes.append(
             "Why it grows (see 'Instructions per packet-hop' when run with --instructions): "
             "forwarding does not execute more instructions per packet-hop on a larger network "
@@ -405,29 +443,31 @@ def main():
             "registers two per interface and scans them per frame: an internet node of the "
             "64-city mesh has about 70 public paths; both are in WanNetwork, so the raw runs "
             "have them too). The growth in CPU time is memory: on 64 islands the state a "
-            "packet-hop touches (nodes and devices of a mesh of 2466 links, their trace "
-            "sources, Ipv4L3Protocol's device-to-interface map, the sockets and applications "
-            "of many more streams, a larger pending-event set, packets gone cold during their "
+            "packet-hop touches (the nodes, devices, queues and trace sources of many more "
+            "links, Ipv4L3Protocol's device-to-interface map, the sockets and streams of many "
+            "more islands, a larger pending-event set, and the packets in flight, each a "
+            "Packet, its buffer, its tags and its delivery event, gone cold during their "
             "propagation delay) is spread over a working set beyond the 2 MiB L2, so a "
-            "packet-hop takes many more cache misses (simulated in the instructions section); "
-            "perf puts the largest growth in MapScheduler::Insert, ns-3's trace sources, "
-            "Ipv4L3Protocol::GetInterfaceForDevice and Packet::Copy. Another scheduler (Heap, "
-            "Calendar, PriorityQueue through NS_GLOBAL_VALUE=SchedulerType=..., checked by hand) "
-            "did not make it flat (PriorityQueue about 5% faster at 64 islands and 3% at nine), "
-            "so MapScheduler stays the default. Ours adds "
-            "per-stream costs that a fixed number of packet-hops spreads over fewer packets "
-            f"as n grows ({stream_note}): opening each stream (planning its usage, "
-            "registering it with the RateController, which allocates the max-min rates of "
-            "all active streams when a round's streams start and, when streams only end, "
-            "replays or keeps the unchanged part of its last allocation) and acking its last "
-            "segment; and the whole-process CPU includes the set-up (routes for every island "
-            "on every node). bench-raw-udp creates its sockets at set-up, outside the "
-            "measured phase.")
+            "packet-hop takes many more cache misses (simulated in the instructions section)."
+            + busy + long_note +
+            " The programs run ns-3's PriorityQueueScheduler (a binary heap in one vector; "
+            "ExperimentOptions::DEFAULT_SCHEDULER, both sides) instead of ns-3's default "
+            "MapScheduler, whose insertions walk a tree of cold nodes: the same order of "
+            "events and the same results, for less CPU at every size and most at 64 islands. "
+            "What remains is ns-3's per-packet state (perf: the scheduler, the devices' and "
+            "Ipv4L3Protocol's trace sources, Ipv4L3Protocol::GetInterfaceForDevice, "
+            "Packet::Copy) and ours' per-packet island state; the whole-process CPU adds the "
+            "set-up (a network of 2466 links, routes for every island on every node). "
+            "bench-raw-udp creates its sockets at set-up, outside the measured phase.")
     if pts and pts[0][0] == 9 and pts[-1][0] == 64:
         growth = pts[-1][4] / pts[0][4]
         goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine",
                       f"x{fmt(growth)} (raw forwarding x{fmt(pts[-1][5] / pts[0][5])})",
                       growth <= GOAL_ISLAND_SCALING))
+        sim_growth = pts[-1][6] / pts[0][6]
+        goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine "
+                      "(simulation phase)", f"x{fmt(sim_growth)}",
+                      sim_growth <= GOAL_ISLAND_SCALING))
     sections.append((
         "Scaling with island count",
         "nine-city-training on the nine-city topology and on SyntheticTopology 16, 32 and 64 "
@@ -437,9 +477,11 @@ def main():
         "model sizes chosen so that every island count makes about the same number of "
         "packet-hops. Beside it bench-raw-udp on the same inputs (raw ns-3 UDP over the same "
         "WanNetwork and routes; CPU of the simulation phase only): the forwarding cost "
-        "alone. 'x9' = CPU per packet-hop relative to nine islands.",
+        "alone. 'x9' = CPU per packet-hop relative to nine islands; 'run' = ours' CPU "
+        "inside Simulator::Run alone (set-up and teardown excluded, as on the raw side).",
         table(["islands", "model MB", "packet-hops", "events", "CPU s", "peak RSS MiB",
-               "s/M hops", "x9", "raw hops", "raw s/M hops", "raw x9", "sim s"], rows),
+               "s/M hops", "x9", "run s/M hops", "run x9", "raw hops", "raw s/M hops",
+               "raw x9", "sim s"], rows),
         notes))
 
     # ---- 2c. End to end on large synthetic topologies -------------------------------------
@@ -753,6 +795,22 @@ def main():
 
     failed = [rid for rid, info in runs.items() if info["status"] != "ok"]
 
+    def why_failed(rid):
+        """How the run ended (/usr/bin/time's 'Command terminated by signal N' or exit status)
+        and the last line of its stderr."""
+        why = []
+        for name in (rid + ".time", rid + ".err"):
+            try:
+                lines = [l.strip() for l in open(os.path.join(work, name)) if l.strip()]
+            except OSError:
+                continue
+            if name.endswith(".time"):
+                why += [l for l in lines[:1] if l.startswith("Command ")]
+            elif lines:
+                why.append("stderr: " + lines[-1][:160])
+        return f"{rid} ({'; '.join(why)})" if why else rid
+
+
     # ---- Output ---------------------------------------------------------------------------
     mem_gib = int(machine.get("mem_kib", "0")) / 1024 / 1024
     machine_lines = [
@@ -815,7 +873,7 @@ def main():
     text.append(table(["goal", "measured", "met"],
                       [[g, m, yesno(ok)] for g, m, ok in goals]))
     if failed:
-        text.append("FAILED runs: " + ", ".join(failed))
+        text.append("FAILED runs: " + ", ".join(why_failed(rid) for rid in failed))
     print("\n".join(text))
 
     if args.rst:
@@ -843,7 +901,7 @@ def main():
                          [[g, m, yesno(ok)] for g, m, ok in goals]))
         if failed:
             rst.append("")
-            rst.append("Failed runs: " + ", ".join(failed))
+            rst.append("Failed runs: " + ", ".join(why_failed(rid) for rid in failed))
         rst += ["", "Reading these numbers", "---------------------", ""]
         for c in caveats:
             rst += ["- " + c]

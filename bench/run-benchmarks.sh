@@ -203,6 +203,12 @@ for rep in $(seq 1 "$reps"); do
         run "islands-$n-r$rep" islands nine-city-training "${args[@]}" --mtu=65535
         run "islands-raw-$n-r$rep" islands-raw bench-raw-udp "${args[@]}" --mtu=65535
     done
+    # 64 islands with a four times larger model (streams four times longer): whether the
+    # growth is per stream (it would shrink) or per packet-hop.
+    mapfile -t args < <(island_args 64 | grep -v '^--modelBytes=')
+    long_bytes=$(python3 -c "print(4 * float('${island_bytes[-1]#*:}'))")
+    run "islands-long-64-r$rep" islands-long nine-city-training "${args[@]}" --mtu=65535 \
+        --modelBytes="$long_bytes"
 done
 
 echo "== 5. end to end on 64 and 128 synthetic cities (optimizer -> packet level, one process)"

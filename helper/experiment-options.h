@@ -69,6 +69,10 @@ class ExperimentOptions : public ObjectBase
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
 
+    /// The event scheduler of every simulating program unless --SchedulerType or
+    /// NS_GLOBAL_VALUE=SchedulerType=... names another (ns-3's own default is MapScheduler).
+    static constexpr const char* DEFAULT_SCHEDULER = "ns3::PriorityQueueScheduler";
+
     /// Every option of every program, in declaration order.
     static const std::vector<OptionSpec>& Table();
     /// The table as a reStructuredText list-table (doc/options-table.rst).

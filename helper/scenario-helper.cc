@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -1122,9 +1123,13 @@ ScenarioHelper::Run()
     Build();
     Simulator::Stop(m_maxSimTime);
     auto t0 = std::chrono::steady_clock::now();
+    std::clock_t c0 = std::clock();
     Simulator::Run();
+    double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return Collect(wall);
+    ScenarioResult r = Collect(wall);
+    r.cpuTimeS = cpu;
+    return r;
 }
 
 ScenarioResult

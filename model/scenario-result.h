@@ -23,6 +23,7 @@ struct ScenarioResult
     std::string error;       ///< Why not, when not complete.
     double simTimeS = 0;     ///< Simulated time when the last island finished.
     double wallTimeS = 0;    ///< Wall-clock time of the simulation.
+    double cpuTimeS = 0;     ///< Process CPU time (user + system) of the simulation alone.
     uint64_t events = 0;     ///< Simulator events executed.
     std::string transport = "ideal"; ///< ideal | cc | tcp.
     uint64_t queueDrops = 0; ///< Packets dropped by egress queues (device and queue disc).

@@ -93,6 +93,23 @@ out=$(NS_ATTRIBUTE_DEFAULT='MulticastRepair' "$SIM" "${base[@]}" 2>&1)
 status=$?
 check "malformed NS_ATTRIBUTE_DEFAULT refused (exit $status)" \
   "$status == 2 and 'NS_ATTRIBUTE_DEFAULT' in '''$out'''"
+# 5. The event scheduler: PriorityQueueScheduler unless --SchedulerType or NS_GLOBAL_VALUE
+#    names another; the one in effect (seen in ns-3's scheduler log) is the one recorded.
+for form in default option env; do
+  args=(--runKey=scheduler-$form)
+  want=ns3::PriorityQueueScheduler
+  envset=()
+  case $form in
+    option) args+=(--SchedulerType=ns3::MapScheduler); want=ns3::MapScheduler ;;
+    env) envset=(NS_GLOBAL_VALUE=SchedulerType=ns3::HeapScheduler); want=ns3::HeapScheduler ;;
+  esac
+  used=$(env "${envset[@]}" \
+    NS_LOG='PriorityQueueScheduler=level_function|prefix_func:MapScheduler=level_function|prefix_func:HeapScheduler=level_function|prefix_func' \
+    "$SIM" "${base[@]}" "${args[@]}" 2>&1 | sed -n 's/^\([A-Za-z]*Scheduler\):Insert(.*/\1/p' | sort -u | tr '\n' ' ')
+  got=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.SchedulerType') FROM runs WHERE run_id = $(last_run)")
+  check "scheduler ($form): ${want#ns3::} in effect (inserted by: $used) and recorded (got $got)" \
+    "'$used' == '${want#ns3::} ' and '$got' == '$want'"
+done
 for key in ns3::UdpTransport::MinRto ns3::FpgaAggregator::Slots ns3::IdealTransport::SendRate RngRun RngSeed; do
   v=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.\"$key\"') FROM runs WHERE run_id = $a")
   check "$key recorded (got '$v')" "'$v' != ''"
