@@ -453,7 +453,7 @@ def main():
             " The programs run ns-3's PriorityQueueScheduler (a binary heap in one vector; "
             "ExperimentOptions::DEFAULT_SCHEDULER, both sides) instead of ns-3's default "
             "MapScheduler, whose insertions walk a tree of cold nodes: the same order of "
-            "events and the same results, for less CPU at every size and most at 64 islands. "
+            "events, so the same results, with fewer cache lines per insertion. "
             "What remains is ns-3's per-packet state (perf: the scheduler, the devices' and "
             "Ipv4L3Protocol's trace sources, Ipv4L3Protocol::GetInterfaceForDevice, "
             "Packet::Copy) and ours' per-packet island state; the whole-process CPU adds the "
