@@ -15,11 +15,13 @@
 #include "ns3/graphml-topology-reader.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
+#include "ns3/object-factory.h"
 #include "ns3/object-ptr-container.h"
 #include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/route-planner.h"
 #include "ns3/schedule-optimizer.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/synthetic-topology.h"
 #include "ns3/topology-reader.h"
@@ -646,14 +648,25 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
     {
         ApplyGlobal(name, value);
     }
-    if (m_simulates && !m_userGlobals.count("SchedulerType") && !SchedulerFromEnvironment())
+    if (m_simulates)
     {
-        // The programs' event scheduler (the same order of events as ns-3's default
-        // MapScheduler: all order by time, then insertion): a binary heap in one vector keeps a
-        // large pending-event set in fewer cache lines than MapScheduler's tree (about 5-10%
-        // less CPU on a 64-city network, where the set holds every packet in flight).
-        // --SchedulerType or NS_GLOBAL_VALUE=SchedulerType=... choose another.
-        Config::SetGlobal("SchedulerType", StringValue(DEFAULT_SCHEDULER));
+        if (!m_userGlobals.count("SchedulerType") && !SchedulerFromEnvironment())
+        {
+            // The programs' event scheduler (the same order of events as ns-3's default
+            // MapScheduler: all order by time, then insertion): a binary heap in one vector
+            // keeps a large pending-event set in fewer cache lines than MapScheduler's tree
+            // (less CPU on a 64-city network, where the set holds every packet in flight).
+            // --SchedulerType or NS_GLOBAL_VALUE=SchedulerType=... choose another.
+            Config::SetGlobal("SchedulerType", StringValue(DEFAULT_SCHEDULER));
+        }
+        // The global only reaches a simulator created after it: one already made (a node
+        // created before the options were parsed schedules its start) moves its events to the
+        // chosen scheduler, so that the scheduler recorded is the one that runs.
+        StringValue scheduler;
+        GlobalValue::GetValueByName("SchedulerType", scheduler);
+        ObjectFactory factory;
+        factory.SetTypeId(scheduler.Get());
+        Simulator::SetScheduler(factory);
     }
     for (const std::string& name : m_order)
     {

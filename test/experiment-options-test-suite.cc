@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <set>
+#include <sstream>
 
 using namespace ns3;
 using namespace ns3::intelligent_network_test;
@@ -388,6 +389,75 @@ class OptimizedNameTestCase : public TestCase
     }
 };
 
+/// The scheduler the options choose is the one that runs the events and the one recorded, also
+/// when the simulator was made before the options were parsed (a node created first).
+class SchedulerTestCase : public TestCase
+{
+  public:
+    SchedulerTestCase()
+        : TestCase("the scheduler chosen is the one that runs and the one recorded")
+    {
+    }
+
+  private:
+    /// Parses ARGS after a node has made the simulator with MapScheduler; returns the
+    /// schedulers that ran the events (from their function log) and sets *recorded.
+    static std::set<std::string> Run(const std::vector<std::string>& args, std::string* recorded)
+    {
+        Simulator::Destroy();
+        Config::Reset();
+        Config::SetGlobal("SchedulerType", StringValue("ns3::MapScheduler"));
+        NodeContainer nodes;
+        nodes.Create(1); // schedules the node's start: the simulator exists now, on MapScheduler
+        ExperimentOptions o("test", kAllGroups);
+        o.ParseArguments(args);
+        *recorded = nlohmann::json::parse(o.ParametersJson()).value("SchedulerType", "");
+        const char* names[] = {"MapScheduler", "PriorityQueueScheduler", "HeapScheduler"};
+        std::ostringstream log;
+        std::streambuf* saved = std::clog.rdbuf(log.rdbuf());
+        for (const char* n : names)
+        {
+            LogComponentEnable(n, LOG_LEVEL_FUNCTION);
+        }
+        Simulator::Schedule(Seconds(1), [] {});
+        Simulator::Run();
+        for (const char* n : names)
+        {
+            LogComponentDisable(n, LOG_LEVEL_ALL);
+        }
+        std::clog.rdbuf(saved);
+        std::set<std::string> used;
+        std::istringstream lines(log.str());
+        for (std::string line; std::getline(lines, line);)
+        {
+            std::size_t colon = line.find(":RemoveNext(");
+            if (colon != std::string::npos)
+            {
+                std::size_t start = line.rfind(' ', colon);
+                used.insert(line.substr(start == std::string::npos ? 0 : start + 1,
+                                        colon - (start == std::string::npos ? 0 : start + 1)));
+            }
+        }
+        Simulator::Destroy();
+        Config::Reset();
+        return used;
+    }
+
+    void DoRun() override
+    {
+        std::string recorded;
+        std::set<std::string> used = Run({}, &recorded);
+        NS_TEST_EXPECT_MSG_EQ(recorded, ExperimentOptions::DEFAULT_SCHEDULER, "default recorded");
+        NS_TEST_EXPECT_MSG_EQ((used == std::set<std::string>{"PriorityQueueScheduler"}), true,
+                              "the default scheduler runs the events (log names " << used.size()
+                                                                                   << ")");
+        used = Run({"--SchedulerType=ns3::HeapScheduler"}, &recorded);
+        NS_TEST_EXPECT_MSG_EQ(recorded, "ns3::HeapScheduler", "option recorded");
+        NS_TEST_EXPECT_MSG_EQ((used == std::set<std::string>{"HeapScheduler"}), true,
+                              "the scheduler given runs the events");
+    }
+};
+
 class ExperimentOptionsTestSuite : public TestSuite
 {
   public:
@@ -400,6 +470,7 @@ class ExperimentOptionsTestSuite : public TestSuite
         AddTestCase(new NetworkOptionsTestCase, TestCase::QUICK);
         AddTestCase(new AppliedTestCase, TestCase::QUICK);
         AddTestCase(new OptimizedNameTestCase, TestCase::QUICK);
+        AddTestCase(new SchedulerTestCase, TestCase::QUICK);
     }
 };
 
