@@ -228,6 +228,13 @@ def main():
         vals = [v for v in vals if not math.isnan(v)]
         return min(vals) if vals else math.nan
 
+    def min_ours_run_cpu(ids):
+        """Minimum Simulator::Run CPU ('simulation CPU') of nine-city-training repetitions."""
+        vals = [read_ours(work, rid).get("cpu_sim", math.nan) for rid in ids
+                if runs[rid]["status"] == "ok"]
+        vals = [v for v in vals if not math.isnan(v)]
+        return min(vals) if vals else math.nan
+
     def arg(rid, name, default=None):
         """Value of --name=value among the run's arguments."""
         m = re.search(r"--" + name + r"=(\S+)", runs[rid]["args"]) if rid in runs else None
@@ -379,9 +386,7 @@ def main():
         raw_run = min_raw_run_cpu(raw_ids) if raw_ids else math.nan
         per = c / (hops / 1e6) if hops else math.nan
         raw_per = raw_run / (raw_hops / 1e6) if raw_hops else math.nan
-        sims = [read_ours(work, rid).get("cpu_sim", math.nan) for rid in ids
-                if runs[rid]["status"] == "ok"]
-        sim_per = min(sims) / (hops / 1e6) if sims and hops else math.nan
+        sim_per = min_ours_run_cpu(ids) / (hops / 1e6) if hops else math.nan
         pts.append((n, c, r, hops, per, raw_per, sim_per, ours.get("links_used", 0),
                     ours.get("busy_s", 0) / ours["sim"] if ours.get("sim") else math.nan))
         rows.append([n, fmt(float(arg(ids[0], "modelBytes", "nan")) / 1e6, 1), fmt(hops),
@@ -421,10 +426,9 @@ def main():
         long_ids = reps("islands-long-64")
         if long_ids and pts[0][0] == 9:
             lo = read_ours(work, long_ids[0])
-            sims = [read_ours(work, rid).get("cpu_sim", math.nan) for rid in long_ids
-                    if runs[rid]["status"] == "ok"]
-            if sims and lo.get("hops"):
-                long_per = min(sims) / (lo["hops"] / 1e6)
+            long_run = min_ours_run_cpu(long_ids)
+            if not math.isnan(long_run) and lo.get("hops"):
+                long_per = long_run / (lo["hops"] / 1e6)
                 long_note = (
                     f" With a four times larger model ({fmt(float(arg(long_ids[0], 'modelBytes', 'nan')) / 1e6, 1)} MB, "
                     f"{fmt(lo['hops'])} packet-hops, streams four times longer) 64 islands cost "

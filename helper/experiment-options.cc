@@ -109,6 +109,15 @@ SchedulerFromEnvironment()
     return text.find(";SchedulerType=") != std::string::npos;
 }
 
+/// The event scheduler new simulators get: ns-3's SchedulerType global.
+std::string
+SchedulerInEffect()
+{
+    StringValue scheduler;
+    GlobalValue::GetValueByName("SchedulerType", scheduler);
+    return scheduler.Get();
+}
+
 const char* const kHardOptions[] = {"PrintHelp",    "help",         "PrintVersion",
                                     "version",      "PrintGroups",  "PrintGroup",
                                     "PrintTypeIds", "PrintGlobals", "PrintAttributes"};
@@ -662,10 +671,8 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
         // The global only reaches a simulator created after it: one already made (a node
         // created before the options were parsed schedules its start) moves its events to the
         // chosen scheduler, so that the scheduler recorded is the one that runs.
-        StringValue scheduler;
-        GlobalValue::GetValueByName("SchedulerType", scheduler);
         ObjectFactory factory;
-        factory.SetTypeId(scheduler.Get());
+        factory.SetTypeId(SchedulerInEffect());
         Simulator::SetScheduler(factory);
     }
     for (const std::string& name : m_order)
@@ -1542,9 +1549,7 @@ ExperimentOptions::ParametersJson() const
     }
     if (m_simulates)
     {
-        StringValue scheduler;
-        GlobalValue::GetValueByName("SchedulerType", scheduler);
-        p["SchedulerType"] = scheduler.Get(); // the effective one, default or given
+        p["SchedulerType"] = SchedulerInEffect(); // default or given
     }
     p["RngSeed"] = RngSeedManager::GetSeed();
     p["RngRun"] = RngSeedManager::GetRun();
