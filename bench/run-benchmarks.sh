@@ -203,6 +203,14 @@ for rep in $(seq 1 "$reps"); do
         run "islands-$n-r$rep" islands nine-city-training "${args[@]}" --mtu=65535
         run "islands-raw-$n-r$rep" islands-raw bench-raw-udp "${args[@]}" --mtu=65535
     done
+    # The same at 9 and 64 islands with the heap on ordinary 4 KiB pages (--hugePages=false).
+    for n in 9 64; do
+        mapfile -t args < <(island_args $n)
+        run "islands-small-pages-$n-r$rep" islands nine-city-training "${args[@]}" \
+            --mtu=65535 --hugePages=false
+        run "islands-raw-small-pages-$n-r$rep" islands-raw bench-raw-udp "${args[@]}" \
+            --mtu=65535 --hugePages=false
+    done
     # 64 islands with a four times larger model (streams four times longer): whether the
     # growth is per stream (it would shrink) or per packet-hop.
     mapfile -t args < <(island_args 64 | grep -v '^--modelBytes=')

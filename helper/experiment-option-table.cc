@@ -17,6 +17,8 @@
 //     packet     packet-level (ns-3) only         fluid     fluid model only
 //     output     where results go (not recorded)  trace     trace files (not recorded)
 //     report     tool output (not recorded)       training  proxy task and optimisers
+//     simulator  the simulating process: exposed by every program that simulates packets
+//                (ExperimentOptions::SetSimulates), not chosen with Use()
 //     curves, synthetic, dumbbell, star, comparison, bench, validation: one program each
 // doc/options-table.rst is generated from this table (--PrintOptionsRst) and checked
 // against it by a test.
@@ -111,6 +113,8 @@ ExperimentOptions::Table()
         {"queueDisc", "Egress queue discipline of every device (ns-3 traffic-control): none (the device's drop-tail queue), pfifo, red-ecn (RED marking ECN-capable packets), fq-codel", "none", V::Choice({"none", "pfifo", "red-ecn", "fq-codel"}), "", "packet"},
         {"queueSize", "Packets an egress queue holds (the device queue, or the queue discipline's limit)", "2000", V::Integer(1, 10000000), "", "packet"},
         {"deviceQueue", "Device queue under a queue discipline, packets (the backlog sits in the discipline)", "16", V::Integer(1, 10000000), "", "packet"},
+        // the simulating process (every packet-level program)
+        {"hugePages", "Back the program's heap with transparent huge pages (2 MiB; madvise, as glibc's malloc.hugetlb=1 tunable does): fewer TLB misses per packet-hop on large networks, the same results; the heap keeps the memory it frees. Off: the kernel's ordinary 4 KiB pages", "true", V::Flag(), "", "simulator"},
         // fluid model only
         {"overlap", "Overlap communication with the next round's compute (fluid model only; the ns-3 scenario runs barrier rounds)", "false", V::Flag(), "", "fluid"},
         // outputs (not recorded as parameters)

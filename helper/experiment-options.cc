@@ -3,6 +3,8 @@
  */
 #include "experiment-options.h"
 
+#include "huge-page-heap.h"
+
 #include "scenario-helper.h"
 
 #include "ns3/channel-list.h"
@@ -346,6 +348,7 @@ ExperimentOptions::ExperimentOptions(const std::string& program,
     {
         Use(g);
     }
+    Use("simulator"); // a program simulates packets unless SetSimulates(false)
 }
 
 void
@@ -449,6 +452,18 @@ void
 ExperimentOptions::SetSimulates(bool simulates)
 {
     m_simulates = simulates;
+    if (simulates)
+    {
+        Use("simulator");
+        return;
+    }
+    for (const OptionSpec& spec : Table())
+    {
+        if (spec.group == "simulator")
+        {
+            Drop(spec.name);
+        }
+    }
 }
 
 void
@@ -717,6 +732,12 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
             throw std::invalid_argument("--" + name + "=" + OptionValidator::ToText(e.value) +
                                         ": refused by " + e.attribute);
         }
+    }
+    if (m_simulates)
+    {
+        // Before anything of the run is allocated (HugePageHeap: the same results, less CPU
+        // per packet-hop on large networks).
+        SetHugePageHeap(GetFlag("hugePages"));
     }
 }
 
@@ -1550,6 +1571,7 @@ ExperimentOptions::ParametersJson() const
     if (m_simulates)
     {
         p["SchedulerType"] = SchedulerInEffect(); // default or given
+        p["HugePageHeap"] = GetHugePageHeap().Describe(); // what --hugePages achieved
     }
     p["RngSeed"] = RngSeedManager::GetSeed();
     p["RngRun"] = RngSeedManager::GetRun();

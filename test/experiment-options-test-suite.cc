@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -26,7 +27,7 @@ namespace
 
 const std::vector<std::string> kAllGroups{"topology",  "network", "exchange", "schedule",
                                           "optimizer", "island",  "fpga",     "run",
-                                          "packet",    "output"};
+                                          "packet",    "output",  "simulator"};
 
 /// The message of the std::invalid_argument \p f throws, or "" if it throws none.
 template <typename F>
@@ -458,6 +459,126 @@ class SchedulerTestCase : public TestCase
     }
 };
 
+/// --hugePages: the kernel's view of the heap (/proc/self/smaps) is what the option asked for
+/// and what the run records; large blocks come from the advised heap.
+class HugePagesTestCase : public TestCase
+{
+  public:
+    HugePagesTestCase()
+        : TestCase("--hugePages advises the heap (kernel's VmFlags), off takes it back, recorded")
+    {
+    }
+
+  private:
+    struct Mapping
+    {
+        bool found = false;
+        std::string flags;     ///< VmFlags of the mapping holding the address.
+        std::string name;      ///< Its path or [heap].
+        uint64_t hugeKiB = 0;  ///< Its AnonHugePages.
+    };
+
+    static Mapping MappingOf(const void* address)
+    {
+        auto a = reinterpret_cast<uintptr_t>(address);
+        std::ifstream smaps("/proc/self/smaps");
+        Mapping m;
+        bool inside = false;
+        for (std::string line; std::getline(smaps, line);)
+        {
+            std::size_t dash = line.find('-');
+            std::size_t space = line.find(' ');
+            if (dash != std::string::npos && space != std::string::npos && dash < space &&
+                line.find_first_not_of("0123456789abcdef") == dash)
+            {
+                uintptr_t lo = std::stoull(line.substr(0, dash), nullptr, 16);
+                uintptr_t hi = std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
+                inside = lo <= a && a < hi;
+                if (inside)
+                {
+                    m.found = true;
+                    std::size_t last = line.find_last_of(' ');
+                    m.name = line.substr(last + 1);
+                }
+            }
+            else if (inside && line.rfind("VmFlags:", 0) == 0)
+            {
+                m.flags = line.substr(8) + " ";
+            }
+            else if (inside && line.rfind("AnonHugePages:", 0) == 0)
+            {
+                m.hugeKiB = std::stoull(line.substr(14));
+            }
+        }
+        return m;
+    }
+
+    static std::string Recorded(const std::vector<std::string>& args, bool simulates = true)
+    {
+        ExperimentOptions o("test", kAllGroups);
+        o.SetSimulates(simulates);
+        o.ParseArguments(args);
+        return nlohmann::json::parse(o.ParametersJson()).value("HugePageHeap", "");
+    }
+
+    void DoRun() override
+    {
+        std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
+        std::string modes;
+        std::getline(f, modes);
+        bool kernelHas = modes.find("[madvise]") != std::string::npos ||
+                         modes.find("[always]") != std::string::npos;
+
+        std::string recorded = Recorded({});
+        const HugePageHeap& st = GetHugePageHeap();
+        NS_TEST_EXPECT_MSG_EQ(recorded, st.Describe(), "the state in effect is recorded");
+        // A block as large as a model's buffers: from the heap, which the kernel now treats
+        // as huge-page memory ("hg"), not from a separate mapping with ordinary pages.
+        std::vector<char> block(8 << 20, 1);
+        Mapping m = MappingOf(block.data());
+#if defined(__linux__) && defined(__GLIBC__)
+        if (kernelHas)
+        {
+            NS_TEST_EXPECT_MSG_EQ(st.advised, true, "advised with the kernel in " << modes
+                                                                                  << ": " << st.reason);
+            NS_TEST_EXPECT_MSG_EQ(recorded.rfind("advised ", 0), 0, recorded);
+            NS_TEST_EXPECT_MSG_EQ(m.name, "[heap]", "an 8 MiB block comes from the heap");
+            NS_TEST_EXPECT_MSG_NE(m.flags.find(" hg "), std::string::npos,
+                                  "heap VmFlags:" << m.flags);
+            NS_TEST_EXPECT_MSG_GT(st.advisedBytes, uint64_t(64) << 20, "the reservation");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(st.advised, false, "kernel without transparent huge pages");
+            NS_TEST_EXPECT_MSG_EQ(recorded.rfind("not advised: ", 0), 0, recorded);
+        }
+#endif
+        // Off: the advice is taken back (the kernel's "nh") and recorded so.
+        recorded = Recorded({"--hugePages=false"});
+        NS_TEST_EXPECT_MSG_EQ(GetHugePageHeap().advised, false, "off");
+        NS_TEST_EXPECT_MSG_EQ(recorded.rfind("not advised: --hugePages=false", 0), 0, recorded);
+#if defined(__linux__) && defined(__GLIBC__)
+        if (kernelHas)
+        {
+            m = MappingOf(block.data());
+            NS_TEST_EXPECT_MSG_EQ(m.flags.find(" hg "), std::string::npos,
+                                  "heap VmFlags:" << m.flags);
+            NS_TEST_EXPECT_MSG_NE(m.flags.find(" nh "), std::string::npos,
+                                  "heap VmFlags:" << m.flags);
+            // On again (the reservation is made once; the advice comes back).
+            Recorded({"--hugePages=true"});
+            m = MappingOf(block.data());
+            NS_TEST_EXPECT_MSG_NE(m.flags.find(" hg "), std::string::npos,
+                                  "heap VmFlags:" << m.flags);
+        }
+#endif
+        // A program that simulates nothing has no such option.
+        std::string e = ErrorOf([] { Recorded({"--hugePages=true"}, false); });
+        NS_TEST_EXPECT_MSG_NE(e.find("--hugePages"), std::string::npos, e);
+        NS_TEST_EXPECT_MSG_EQ(Recorded({}, false), "", "not recorded without simulation");
+    }
+};
+
 class ExperimentOptionsTestSuite : public TestSuite
 {
   public:
@@ -471,6 +592,7 @@ class ExperimentOptionsTestSuite : public TestSuite
         AddTestCase(new AppliedTestCase, TestCase::QUICK);
         AddTestCase(new OptimizedNameTestCase, TestCase::QUICK);
         AddTestCase(new SchedulerTestCase, TestCase::QUICK);
+        AddTestCase(new HugePagesTestCase, TestCase::QUICK);
     }
 };
 

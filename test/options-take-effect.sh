@@ -110,6 +110,31 @@ for form in default option env; do
   check "scheduler ($form): ${want#ns3::} in effect (inserted by: $used) and recorded (got $got)" \
     "'$used' == '${want#ns3::} ' and '$got' == '$want'"
 done
+# 6. The huge-page heap (--hugePages, default on): what the run did is recorded, and it changes
+#    nothing simulated (rounds, links and island rounds equal with it off).
+mode=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+declare -A heap
+for flag in true false; do
+  sim --hugePages=$flag --runKey=huge-$flag
+  heap[$flag]=$(last_run)
+done
+hon=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.HugePageHeap') FROM runs WHERE run_id = ${heap[true]}")
+hoff=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.HugePageHeap') || ' ' || json_extract(parameters, '$.hugePages') FROM runs WHERE run_id = ${heap[false]}")
+if [ "$mode" = madvise ] || [ "$mode" = always ]; then
+  check "huge pages on (kernel: $mode): heap advised and recorded (got '$hon')" \
+    "'$hon'.startswith('advised ') and '$hon'.endswith('(kernel: $mode)')"
+else
+  check "huge pages on, kernel without them ('$mode'): recorded as not advised (got '$hon')" \
+    "'$hon'.startswith('not advised: ')"
+fi
+check "huge pages off: recorded (got '$hoff')" \
+  "'$hoff'.startswith('not advised: --hugePages=false') and '$hoff'.endswith(' 0')"
+for table in rounds links island_rounds; do
+  rows() { sqlite3 "$DB" "SELECT * FROM $table WHERE run_id = $1" | cut -d'|' -f2- | sort; }
+  n=$(rows "${heap[true]}" | wc -l)
+  same=$(cmp -s <(rows "${heap[true]}") <(rows "${heap[false]}") && echo 1 || echo 0)
+  check "huge pages change nothing simulated: $table equal ($n rows)" "$same == 1 and $n > 0"
+done
 for key in ns3::UdpTransport::MinRto ns3::FpgaAggregator::Slots ns3::IdealTransport::SendRate RngRun RngSeed; do
   v=$(sqlite3 "$DB" "SELECT json_extract(parameters, '$.\"$key\"') FROM runs WHERE run_id = $a")
   check "$key recorded (got '$v')" "'$v' != ''"
