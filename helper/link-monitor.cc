@@ -3,10 +3,14 @@
  */
 #include "link-monitor.h"
 
+#include "ns3/abort.h"
+#include "ns3/callback.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/island-header.h"
 #include "ns3/model-payload-tag.h"
 #include "ns3/udp-l4-protocol.h"
+
+#include <type_traits>
 
 namespace ns3
 {
@@ -14,6 +18,7 @@ namespace ns3
 void
 LinkMonitor::Install(const WanNetwork& network)
 {
+    NS_ABORT_MSG_IF(m_network, "LinkMonitor::Install: installed already");
     m_network = &network;
     const NetworkGraph& g = network.Graph();
     m_counters.assign(g.ResourceCount(), Counters{});
@@ -29,10 +34,14 @@ LinkMonitor::Install(const WanNetwork& network)
         uint32_t ends[2] = {edge.a, edge.b};
         for (int side = 0; side < 2; ++side)
         {
-            uint32_t resource = g.Resource(e, ends[side]);
-            network.Edge(e).device[side]->TraceConnectWithoutContext(
-                "PhyTxBegin",
-                MakeCallback(&LinkMonitor::OnTx, this).Bind(resource, edge.capacityBps));
+            Counters* c = &m_counters[g.Resource(e, ends[side])]; // never reallocated
+            const double rateBps = edge.capacityBps;
+            auto count = [c, rateBps](Ptr<const Packet> packet) { Count(*c, rateBps, packet); };
+            // 16 trivially copyable bytes: std::function keeps them inside the CallbackImpl.
+            static_assert(sizeof(count) <= 16 && std::is_trivially_copyable_v<decltype(count)>);
+            Callback<void, Ptr<const Packet>> onTx(
+                Create<CallbackImpl<void, Ptr<const Packet>>>(count, CallbackComponentVector{}));
+            network.Edge(e).device[side]->TraceConnectWithoutContext("PhyTxBegin", onTx);
         }
     }
 }
@@ -60,9 +69,8 @@ LinkMonitor::OnSendOutgoing(const Ipv4Header& header, Ptr<const Packet> packet, 
 }
 
 void
-LinkMonitor::OnTx(uint32_t resource, double rateBps, Ptr<const Packet> packet)
+LinkMonitor::Count(Counters& c, double rateBps, Ptr<const Packet> packet)
 {
-    Counters& c = m_counters[resource];
     uint32_t size = packet->GetSize();
     c.bytes += size;
     c.packets += 1;

@@ -27,14 +27,17 @@ namespace ns3
  * a UDP packet enters IPv4 at its source (Ipv4L3Protocol's SendOutgoing trace), the monitor
  * reads the one type byte of the module's IslandHeader and, for model segments
  * (DATA/CONTRIBUTION/RESULT), tags the packet with its model payload (ModelPayloadTag); on
- * every link it crosses, the device trace only peeks that tag. Model bytes are counted for
+ * every link it crosses, the device trace only peeks that tag. The trace's callback holds its
+ * link's counters and rate inline (one object per device, not ns-3's bound-argument chain of
+ * three), so a packet-hop touches that object and one cache line of counters. Model bytes are
+ * counted for
  * whole (unfragmented) packets, which is all the module sends (segments must fit the MTU).
  */
 class LinkMonitor
 {
   public:
-    /// Counters of one direction of one edge.
-    struct Counters
+    /// Counters of one direction of one edge (one cache line each: a packet-hop touches one).
+    struct alignas(64) Counters
     {
         uint64_t bytes = 0;
         uint64_t packets = 0;
@@ -55,7 +58,7 @@ class LinkMonitor
     std::vector<LinkRecord> Records(double durationS, bool all = false) const;
 
   private:
-    void OnTx(uint32_t resource, double rateBps, Ptr<const Packet> packet);
+    static void Count(Counters& c, double rateBps, Ptr<const Packet> packet);
     void OnSendOutgoing(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t interface);
 
     const WanNetwork* m_network = nullptr;
