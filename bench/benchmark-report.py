@@ -465,6 +465,10 @@ def main():
             "Packet::Copy) and ours' per-packet island state; the whole-process CPU adds the "
             "set-up (a network of 2466 links, routes for every island on every node). "
             "bench-raw-udp creates its sockets at set-up, outside the measured phase.")
+    def change(new, old):
+        """'-4%' / '+2%': NEW relative to OLD."""
+        return f"{100 * (new / old - 1):+.0f}%"
+
     small = {}  # n -> (ours s/M hops whole, ours run, raw run) with --hugePages=false
     for n in (9, 64):
         ids = reps(f"islands-small-pages-{n}")
@@ -488,10 +492,12 @@ def main():
             f"{fmt(s9[2])} / {fmt(s64[2])} in raw forwarding (x{fmt(s64[2] / s9[2])}); with "
             f"huge pages {fmt(h9[1])} / {fmt(h64[1])} (x{fmt(h64[1] / h9[1])}; whole process "
             f"x{fmt(h64[0] / h9[0])}) and {fmt(h9[2])} / {fmt(h64[2])} (x{fmt(h64[2] / h9[2])}). "
-            f"Huge pages make 64 islands {fmt(100 * (1 - h64[1] / s64[1]), 0)}% cheaper per "
-            f"packet-hop in Simulator::Run and nine islands {fmt(100 * (1 - h9[1] / s9[1]), 0)}%: "
-            "most of what 4 KiB pages add on the larger network is TLB misses (a page walk per "
-            "cold page; the 64-island heap is tens of MiB, beyond the TLB's reach at 4 KiB).")
+            f"In Simulator::Run huge pages change a packet-hop's CPU by {change(h64[1], s64[1])} "
+            f"at 64 islands and {change(h9[1], s9[1])} at nine (one run each way: differences "
+            "of a few percent are within this machine's noise). What 4 KiB pages add on the "
+            "larger network is TLB misses: a page walk per cold page, the 64-island heap being "
+            "tens of MiB, beyond the TLB's reach at 4 KiB; huge pages cost a little system time "
+            "instead (the kernel clears each 2 MiB page when first touched).")
     if pts and pts[0][0] == 9 and pts[-1][0] == 64:
         growth = pts[-1][4] / pts[0][4]
         goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine",
