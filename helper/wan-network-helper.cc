@@ -5,7 +5,11 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
-#include "ns3/internet-stack-helper.h"
+#include "ns3/arp-l3-protocol.h"
+#include "ns3/indexed-ipv4-l3-protocol.h"
+#include "ns3/object-factory.h"
+#include "ns3/packet-socket-factory.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/ipv4.h"
 #include "ns3/planned-routing-helper.h"
 #include "ns3/receive-dispatch.h"
@@ -56,11 +60,29 @@ WanNetworkHelper::Install(const NetworkGraph& graph) const
     net.m_graph = graph;
     net.m_nodes.Create(graph.NodeCount());
 
-    InternetStackHelper internet;
+    // ns-3 3.37's InternetStackHelper::Install (IPv4 only), step by step in its order (so that
+    // every object and random stream is made as before), with IndexedIpv4L3Protocol where it
+    // creates an Ipv4L3Protocol: the device -> interface lookup an index, not a map walk. The
+    // helper itself refuses a node that has IPv4 already.
     PlannedRoutingHelper planned;
-    internet.SetRoutingHelper(planned);
-    internet.SetIpv6StackInstall(false);
-    internet.Install(net.m_nodes);
+    auto aggregate = [](Ptr<Node> node, const std::string& type) {
+        ObjectFactory factory;
+        factory.SetTypeId(type);
+        node->AggregateObject(factory.Create<Object>());
+    };
+    for (uint32_t n = 0; n < graph.NodeCount(); ++n)
+    {
+        Ptr<Node> node = net.m_nodes.Get(n);
+        aggregate(node, "ns3::ArpL3Protocol");
+        aggregate(node, IndexedIpv4L3Protocol::GetTypeId().GetName());
+        aggregate(node, "ns3::Icmpv4L4Protocol");
+        node->GetObject<Ipv4>()->SetRoutingProtocol(planned.Create(node));
+        aggregate(node, "ns3::TrafficControlLayer");
+        aggregate(node, "ns3::UdpL4Protocol");
+        aggregate(node, "ns3::TcpL4Protocol");
+        node->AggregateObject(CreateObject<PacketSocketFactory>());
+        node->GetObject<ArpL3Protocol>()->SetTrafficControl(node->GetObject<TrafficControlLayer>());
+    }
 
     // Link e is the /30 network 10.0.0.0 + 4e (what Ipv4AddressHelper("10.0.0.0",
     // "255.255.255.252") with NewNetwork() per link gives), its ends .1 and .2, assigned

@@ -880,6 +880,62 @@ class ReceiveDispatchTestCase : public TestCase
 };
 
 /**
+ * IndexedIpv4L3Protocol (installed by WanNetworkHelper on every node): every node's IPv4 is
+ * one, and its device -> interface lookup answers as ns-3's own map does for every device of
+ * the node (the loopback included), for another node's device (-1) and for a device given an
+ * interface after the network was built.
+ */
+class IndexedIpv4TestCase : public TestCase
+{
+  public:
+    IndexedIpv4TestCase()
+        : TestCase("IPv4's device -> interface lookup by index answers as ns-3's map")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PlainNetwork p;
+        const NetworkGraph& g = p.graph;
+        uint32_t checked = 0;
+        for (uint32_t n = 0; n < g.NodeCount(); ++n)
+        {
+            Ptr<Node> node = p.network.GetNode(n);
+            Ptr<Ipv4L3Protocol> ipv4 = node->GetObject<Ipv4L3Protocol>();
+            NS_TEST_ASSERT_MSG_EQ(ipv4->GetInstanceTypeId(), IndexedIpv4L3Protocol::GetTypeId(),
+                                  g.Nodes()[n].name);
+            for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+            {
+                Ptr<NetDevice> dev = node->GetDevice(d);
+                int32_t byMap = ipv4->Ipv4L3Protocol::GetInterfaceForDevice(dev);
+                NS_TEST_EXPECT_MSG_EQ(ipv4->GetInterfaceForDevice(dev), byMap,
+                                      g.Nodes()[n].name << " device " << d);
+                NS_TEST_EXPECT_MSG_GT(byMap + 1, 0, "every device has an interface");
+                ++checked;
+            }
+            Ptr<NetDevice> other = p.network.GetNode((n + 1) % g.NodeCount())->GetDevice(1);
+            NS_TEST_EXPECT_MSG_EQ(ipv4->GetInterfaceForDevice(other), -1, "another node's");
+        }
+        NS_TEST_EXPECT_MSG_GT(checked, 2 * g.NodeCount(), "devices checked");
+        // A late link to the SEO island: its new interface is found by index too.
+        Ptr<Node> host = CreateObject<Node>();
+        InternetStackHelper stack;
+        stack.SetIpv6StackInstall(false);
+        stack.Install(host);
+        Ptr<Node> seo = p.network.GetNode(g.IslandNode("SEO"));
+        PointToPointHelper link;
+        NetDeviceContainer late = link.Install(host, seo);
+        Ipv4AddressHelper addresses("192.168.7.0", "255.255.255.252");
+        Ipv4InterfaceContainer lateIfs = addresses.Assign(late);
+        Ptr<Ipv4L3Protocol> seoIpv4 = seo->GetObject<Ipv4L3Protocol>();
+        NS_TEST_EXPECT_MSG_EQ(seoIpv4->GetInterfaceForDevice(late.Get(1)),
+                              static_cast<int32_t>(lateIfs.Get(1).second), "late interface");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * The same rules on a synthetic network (14 cities, 1-3 devices each, intra-city links between
  * a city's devices, public paths between every pair), all in one clique: model bytes on every
  * link direction equal the planned copies; some intra-city private links carry model bytes;
@@ -1101,6 +1157,7 @@ class NetworkFabricTestSuite : public TestSuite
         AddTestCase(new MulticastLocalCopyAtARouterTestCase, TestCase::QUICK);
         AddTestCase(new ClearAndReinstallTestCase, TestCase::QUICK);
         AddTestCase(new ReceiveDispatchTestCase, TestCase::QUICK);
+        AddTestCase(new IndexedIpv4TestCase, TestCase::QUICK);
         AddTestCase(new HostRoutesFollowInterfaceDownTestCase, TestCase::QUICK);
         AddTestCase(new TcpTransportOnNineCitiesTestCase("3x3-rotating", 1000000), TestCase::QUICK);
         AddTestCase(new TcpTransportOnNineCitiesTestCase("all-in-one", 300000), TestCase::QUICK);
