@@ -468,7 +468,7 @@ def main():
             "bench-raw-udp creates its sockets at set-up, outside the measured phase.")
     def change(new, old):
         """'-4%' / '+2%': NEW relative to OLD."""
-        return f"{100 * (new / old - 1):+.0f}%"
+        return f"{int(round(100 * (new / old - 1))):+d}%"
 
     small = {}  # n -> (ours s/M hops whole, ours run, raw run) with --hugePages=false
     for n in (9, 64):
@@ -502,11 +502,11 @@ def main():
     if pts and pts[0][0] == 9 and pts[-1][0] == 64:
         growth = pts[-1][4] / pts[0][4]
         goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine",
-                      f"x{fmt(growth)} (raw forwarding x{fmt(pts[-1][5] / pts[0][5])})",
+                      f"x{fmt(growth, 3)} (raw forwarding x{fmt(pts[-1][5] / pts[0][5], 3)})",
                       growth <= GOAL_ISLAND_SCALING))
         sim_growth = pts[-1][6] / pts[0][6]
         goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine "
-                      "(simulation phase)", f"x{fmt(sim_growth)}",
+                      "(simulation phase)", f"x{fmt(sim_growth, 3)}",
                       sim_growth <= GOAL_ISLAND_SCALING))
     sections.append((
         "Scaling with island count",
