@@ -112,17 +112,24 @@ Reserve(std::string* whyNot, uintptr_t* inUse)
     long pageSize = sysconf(_SC_PAGESIZE);
     uint64_t ram = pages > 0 && pageSize > 0 ? static_cast<uint64_t>(pages) * pageSize : 0;
     uint64_t want = std::clamp<uint64_t>(ram / 4, 64 * kMiB, 1024 * kMiB) & ~(2 * kMiB - 1);
-    // Whether the system lets the heap grow that far (strict overcommit may not): try it with
-    // sbrk and give it back before malloc runs again.
+    // Whether the system lets the heap grow that far (strict overcommit or RLIMIT_DATA may
+    // not): try it with sbrk, halving down to 64 MiB, and give it back before malloc runs
+    // again.
     void* before = sbrk(0);
     *inUse = reinterpret_cast<uintptr_t>(before);
-    if (sbrk(static_cast<intptr_t>(want)) == reinterpret_cast<void*>(-1))
+    // (With room for the block that makes malloc extend the heap, below, and its alignment.)
+    const uint64_t slack = 32 * kMiB;
+    while (sbrk(static_cast<intptr_t>(want + slack)) == reinterpret_cast<void*>(-1))
     {
-        *whyNot = "the heap cannot grow by " + std::to_string(want / kMiB) + " MiB (" +
-                  std::strerror(errno) + ")";
-        return false;
+        if (want <= 64 * kMiB)
+        {
+            *whyNot = "the heap cannot grow by " + std::to_string(want / kMiB) + " MiB (" +
+                      std::strerror(errno) + ")";
+            return false;
+        }
+        want /= 2;
     }
-    sbrk(-static_cast<intptr_t>(want));
+    sbrk(-static_cast<intptr_t>(want + slack));
     if (mallopt(M_MMAP_THRESHOLD, 32 * static_cast<int>(kMiB)) != 1 ||
         mallopt(M_TRIM_THRESHOLD, INT_MAX) != 1 ||
         mallopt(M_TOP_PAD, static_cast<int>(want)) != 1)

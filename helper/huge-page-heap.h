@@ -25,7 +25,8 @@ namespace ns3
  *
  * How (Linux with glibc; elsewhere nothing is done and the state says why):
  * - the main heap's top is extended once by a reservation (a quarter of physical memory, at
- *   most 1 GiB, at least 64 MiB) that is address space only: the kernel backs it as it is
+ *   most 1 GiB, at least 64 MiB; halved while the system refuses it, as strict overcommit or
+ *   RLIMIT_DATA may) that is address space only: the kernel backs it as it is
  *   first touched, a 2 MiB page at a time, so the resident size grows as before, rounded up
  *   to 2 MiB;
  * - the heap (the part in use and the reservation) is given madvise(MADV_HUGEPAGE): with the
