@@ -148,7 +148,7 @@ PlannedRouting::RouteOutput(Ptr<Packet> p,
                             Socket::SocketErrno& sockerr)
 {
     Ipv4Address dst = header.GetDestination();
-    int32_t wanted = oif ? InterfaceOf(oif) : -1;
+    int32_t wanted = oif ? m_ipv4->GetInterfaceForDevice(oif) : -1;
     sockerr = Socket::ERROR_NOTERROR;
     if (dst.IsMulticast())
     {
@@ -196,7 +196,8 @@ PlannedRouting::RouteInput(Ptr<const Packet> p,
                            LocalDeliverCallback lcb,
                            ErrorCallback ecb)
 {
-    const int32_t iif = InterfaceOf(idev);
+    // By index on a WanNetwork node (IndexedIpv4L3Protocol): the slot IPv4's Receive just read.
+    const int32_t iif = m_ipv4->GetInterfaceForDevice(idev);
     NS_ASSERT_MSG(iif >= 0, "PlannedRouting: packet from a device without IPv4");
     Ipv4Address dst = header.GetDestination();
     if (dst.IsMulticast())
@@ -233,18 +234,6 @@ PlannedRouting::RouteInput(Ptr<const Packet> p,
     }
     lcb(p, header, iif);
     return true;
-}
-
-int32_t
-PlannedRouting::InterfaceOf(Ptr<const NetDevice> device) const
-{
-    uint32_t index = device->GetIfIndex();
-    if (index < m_interfaceOfDevice.size() &&
-        m_interfaceOfDevice[index].first == PeekPointer(device))
-    {
-        return m_interfaceOfDevice[index].second;
-    }
-    return m_ipv4->GetInterfaceForDevice(device); // another node's device, or not yet indexed
 }
 
 const PlannedRouting::HostSlot*
@@ -292,20 +281,12 @@ void
 PlannedRouting::RebuildLocalAddresses()
 {
     m_localAddresses.clear();
-    m_interfaceOfDevice.clear();
     if (!m_ipv4)
     {
         return;
     }
     for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); ++i)
     {
-        Ptr<NetDevice> dev = m_ipv4->GetNetDevice(i);
-        uint32_t index = dev->GetIfIndex();
-        if (index >= m_interfaceOfDevice.size())
-        {
-            m_interfaceOfDevice.resize(index + 1, {nullptr, -1});
-        }
-        m_interfaceOfDevice[index] = {PeekPointer(dev), static_cast<int32_t>(i)};
         if (!m_ipv4->IsUp(i))
         {
             continue;
@@ -340,13 +321,6 @@ void
 PlannedRouting::NotifyInterfaceUp(uint32_t interface)
 {
     // Incremental (a node with n interfaces comes up in O(n), not O(n^2)).
-    Ptr<NetDevice> dev = m_ipv4->GetNetDevice(interface);
-    uint32_t index = dev->GetIfIndex();
-    if (index >= m_interfaceOfDevice.size())
-    {
-        m_interfaceOfDevice.resize(index + 1, {nullptr, -1});
-    }
-    m_interfaceOfDevice[index] = {PeekPointer(dev), static_cast<int32_t>(interface)};
     for (uint32_t j = 0; j < m_ipv4->GetNAddresses(interface); ++j)
     {
         NotifyAddAddress(interface, m_ipv4->GetAddress(interface, j));

@@ -114,11 +114,8 @@ class PlannedRouting : public Ipv4RoutingProtocol
     Ptr<Ipv4Route> MakeRoute(Ipv4Address destination,
                              uint32_t interface,
                              Ipv4Address gateway) const;
-    /// Recompute the addresses delivered locally (interfaces that are up) and the interface
-    /// of each device.
+    /// Recompute the addresses delivered locally (interfaces that are up).
     void RebuildLocalAddresses();
-    /// IPv4 interface of a device of this node (-1: none), without Ipv4's map lookup.
-    int32_t InterfaceOf(Ptr<const NetDevice> device) const;
 
     /// One slot of the host-route index: open addressing over a power-of-two table, each
     /// lookup one probe into contiguous memory in the common case (the node-based hash map
@@ -141,8 +138,6 @@ class PlannedRouting : public Ipv4RoutingProtocol
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_localMulticast; ///< Group -> outputs.
     std::unordered_set<uint32_t> m_groups;         ///< Groups delivered locally.
     std::unordered_set<uint32_t> m_localAddresses; ///< Unicast and broadcast, all interfaces.
-    /// By the device's index on the node: the device and its interface (-1: none).
-    std::vector<std::pair<const NetDevice*, int32_t>> m_interfaceOfDevice;
     mutable std::vector<HostSlot> m_hostIndex; ///< Index of m_hostRoutes (FindHost).
     mutable uint32_t m_hostShift = 32;         ///< 32 - log2(table size).
     mutable bool m_hostIndexStale = true;      ///< m_hostRoutes changed since the index.
