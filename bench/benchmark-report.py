@@ -373,20 +373,30 @@ def main():
     # ---- 2b. Scaling with island count ----------------------------------------------------
     rows = []
     pts = []
-    for n in (9, 16, 32, 64):
-        ids = reps(f"islands-{n}")
+    def per_hop(prefix, raw_prefix):
+        """CPU per million packet-hops, minima over the repetitions PREFIX-r* (ours: whole
+        process and Simulator::Run) and RAW_PREFIX-r* (bench-raw-udp: simulation phase);
+        None without ours' runs."""
+        ids, raw_ids = reps(prefix), reps(raw_prefix)
         if not ids:
-            continue
-        ours = read_ours(work, ids[0])
-        hops = ours.get("hops", 0)
-        c = min_cpu(ids)
-        r = max(rss(rid) for rid in ids)
-        raw_ids = reps(f"islands-raw-{n}")
+            return None
+        hops = read_ours(work, ids[0]).get("hops", 0)
         raw_hops = int(raw_out(raw_ids[0]).get("raw.packet_hops", 0)) if raw_ids else 0
-        raw_run = min_raw_run_cpu(raw_ids) if raw_ids else math.nan
-        per = c / (hops / 1e6) if hops else math.nan
-        raw_per = raw_run / (raw_hops / 1e6) if raw_hops else math.nan
-        sim_per = min_ours_run_cpu(ids) / (hops / 1e6) if hops else math.nan
+        mhops = hops / 1e6 if hops else math.nan
+        return {"ids": ids, "hops": hops, "raw_hops": raw_hops, "cpu": min_cpu(ids),
+                "whole": min_cpu(ids) / mhops, "run": min_ours_run_cpu(ids) / mhops,
+                "raw": (min_raw_run_cpu(raw_ids) / (raw_hops / 1e6) if raw_hops
+                        else math.nan)}
+
+    for n in (9, 16, 32, 64):
+        ph = per_hop(f"islands-{n}", f"islands-raw-{n}")
+        if not ph:
+            continue
+        ids = ph["ids"]
+        ours = read_ours(work, ids[0])
+        hops, raw_hops, c = ph["hops"], ph["raw_hops"], ph["cpu"]
+        r = max(rss(rid) for rid in ids)
+        per, raw_per, sim_per = ph["whole"], ph["raw"], ph["run"]
         pts.append((n, c, r, hops, per, raw_per, sim_per, ours.get("links_used", 0),
                     ours.get("busy_s", 0) / ours["sim"] if ours.get("sim") else math.nan))
         rows.append([n, fmt(float(arg(ids[0], "modelBytes", "nan")) / 1e6, 1), fmt(hops),
@@ -472,15 +482,9 @@ def main():
 
     small = {}  # n -> (ours s/M hops whole, ours run, raw run) with --hugePages=false
     for n in (9, 64):
-        ids = reps(f"islands-small-pages-{n}")
-        raw_ids = reps(f"islands-raw-small-pages-{n}")
-        if not ids or not raw_ids:
-            continue
-        hops = read_ours(work, ids[0]).get("hops", 0)
-        raw_hops = int(raw_out(raw_ids[0]).get("raw.packet_hops", 0))
-        if hops and raw_hops:
-            small[n] = (min_cpu(ids) / (hops / 1e6), min_ours_run_cpu(ids) / (hops / 1e6),
-                        min_raw_run_cpu(raw_ids) / (raw_hops / 1e6))
+        ph = per_hop(f"islands-small-pages-{n}", f"islands-raw-small-pages-{n}")
+        if ph and ph["hops"] and ph["raw_hops"]:
+            small[n] = (ph["whole"], ph["run"], ph["raw"])
     if 9 in small and 64 in small and pts and pts[0][0] == 9 and pts[-1][0] == 64:
         s9, s64 = small[9], small[64]
         h9 = (pts[0][4], pts[0][6], pts[0][5])
