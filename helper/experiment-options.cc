@@ -672,24 +672,6 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
     {
         ApplyGlobal(name, value);
     }
-    if (m_simulates)
-    {
-        if (!m_userGlobals.count("SchedulerType") && !SchedulerFromEnvironment())
-        {
-            // The programs' event scheduler (the same order of events as ns-3's default
-            // MapScheduler: all order by time, then insertion): a binary heap in one vector
-            // keeps a large pending-event set in fewer cache lines than MapScheduler's tree
-            // (less CPU on a 64-city network, where the set holds every packet in flight).
-            // --SchedulerType or NS_GLOBAL_VALUE=SchedulerType=... choose another.
-            Config::SetGlobal("SchedulerType", StringValue(DEFAULT_SCHEDULER));
-        }
-        // The global only reaches a simulator created after it: one already made (a node
-        // created before the options were parsed schedules its start) moves its events to the
-        // chosen scheduler, so that the scheduler recorded is the one that runs.
-        ObjectFactory factory;
-        factory.SetTypeId(SchedulerInEffect());
-        Simulator::SetScheduler(factory);
-    }
     for (const std::string& name : m_order)
     {
         Exposed& e = m_exposed.at(name);
@@ -735,6 +717,21 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
     }
     if (m_simulates)
     {
+        if (!m_userGlobals.count("SchedulerType") && !SchedulerFromEnvironment())
+        {
+            // The programs' event scheduler (the same order of events as ns-3's default
+            // MapScheduler: all order by time, then insertion): a binary heap in one vector
+            // keeps a large pending-event set in fewer cache lines than MapScheduler's tree
+            // (less CPU on a 64-city network, where the set holds every packet in flight).
+            // --SchedulerType or NS_GLOBAL_VALUE=SchedulerType=... choose another.
+            Config::SetGlobal("SchedulerType", StringValue(DEFAULT_SCHEDULER));
+        }
+        // The global only reaches a simulator created after it: one already made (a node
+        // created before the options were parsed schedules its start) moves its events to the
+        // chosen scheduler, so that the scheduler recorded is the one that runs.
+        ObjectFactory factory;
+        factory.SetTypeId(SchedulerInEffect());
+        Simulator::SetScheduler(factory);
         // Before anything of the run is allocated (HugePageHeap: the same results, less CPU
         // per packet-hop on large networks).
         SetHugePageHeap(GetFlag("hugePages"));
