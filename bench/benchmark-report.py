@@ -386,7 +386,9 @@ def main():
         return {"ids": ids, "hops": hops, "raw_hops": raw_hops, "cpu": min_cpu(ids),
                 "whole": min_cpu(ids) / mhops, "run": min_ours_run_cpu(ids) / mhops,
                 "raw": (min_raw_run_cpu(raw_ids) / (raw_hops / 1e6) if raw_hops
-                        else math.nan)}
+                        else math.nan),
+                "raw_whole": (min_cpu(raw_ids) / (raw_hops / 1e6) if raw_hops
+                              else math.nan)}
 
     for n in (9, 16, 32, 64):
         ph = per_hop(f"islands-{n}", f"islands-raw-{n}")
@@ -398,7 +400,8 @@ def main():
         r = max(rss(rid) for rid in ids)
         per, raw_per, sim_per = ph["whole"], ph["raw"], ph["run"]
         pts.append((n, c, r, hops, per, raw_per, sim_per, ours.get("links_used", 0),
-                    ours.get("busy_s", 0) / ours["sim"] if ours.get("sim") else math.nan))
+                    ours.get("busy_s", 0) / ours["sim"] if ours.get("sim") else math.nan,
+                    ph["raw_whole"]))
         rows.append([n, fmt(float(arg(ids[0], "modelBytes", "nan")) / 1e6, 1), fmt(hops),
                      fmt(ours.get("events", 0)), fmt(c), fmt(r, 1), fmt(per),
                      fmt(per / pts[0][4]) if pts[0][0] == 9 else "n/a",
@@ -476,6 +479,19 @@ def main():
             "Packet::Copy) and ours' per-packet island state; the whole-process CPU adds the "
             "set-up (a network of 2466 links, routes for every island on every node). "
             "bench-raw-udp creates its sockets at set-up, outside the measured phase.")
+        if pts[0][0] == 9 and pts[-1][0] == 64 and not math.isnan(pts[-1][9]):
+            notes.append(
+                f"The raw side whole process (bench-raw-udp: ns-3's UDP sockets and minimal "
+                f"senders over the same WanNetwork, whose PlannedRouting, ReceiveDispatch and "
+                f"IndexedIpv4L3Protocol already make ns-3's per-hop lookups flat; set-up "
+                f"included): {fmt(pts[0][9])} / {fmt(pts[-1][9])} s per million packet-hops "
+                f"at 9 / 64 islands, x{fmt(pts[-1][9] / pts[0][9], 3)}, against ours' "
+                f"x{fmt(pts[-1][4] / pts[0][4], 3)}; in the simulation phase raw "
+                f"x{fmt(pts[-1][5] / pts[0][5], 3)} against ours' "
+                f"x{fmt(pts[-1][6] / pts[0][6], 3)}. Most of the growth is there without "
+                "this module's islands, transports and monitor: ns-3's devices, IPv4 stack, "
+                "scheduler and packets on a larger working set, and building a network of "
+                "2466 links of ns-3 objects; what ours adds is the difference.")
     def change(new, old):
         """'-4%' / '+2%': NEW relative to OLD."""
         return f"{int(round(100 * (new / old - 1))):+d}%"
@@ -506,11 +522,12 @@ def main():
     if pts and pts[0][0] == 9 and pts[-1][0] == 64:
         growth = pts[-1][4] / pts[0][4]
         goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine",
-                      f"x{fmt(growth, 3)} (raw forwarding x{fmt(pts[-1][5] / pts[0][5], 3)})",
+                      f"x{fmt(growth, 3)} (raw whole process x{fmt(pts[-1][9] / pts[0][9], 3)})",
                       growth <= GOAL_ISLAND_SCALING))
         sim_growth = pts[-1][6] / pts[0][6]
         goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine "
-                      "(simulation phase)", f"x{fmt(sim_growth, 3)}",
+                      "(simulation phase)",
+                      f"x{fmt(sim_growth, 3)} (raw forwarding x{fmt(pts[-1][5] / pts[0][5], 3)})",
                       sim_growth <= GOAL_ISLAND_SCALING))
     sections.append((
         "Scaling with island count",
