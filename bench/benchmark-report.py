@@ -733,9 +733,9 @@ def main():
             "reads everything readable at once (Socket::Recv), and TcpRxBuffer::Extract builds "
             "that read by appending segment after segment with Packet::AddAtEnd, where an "
             "append can copy the whole packet built so far: quadratic in the bytes a repaired "
-            "hole releases. Ours reads the same way and pays the same copies and "
-            "TcpTxBuffer::NextSeg's scans of the sent list, fewer of them on this run. "
-            "The same flows do not make the same losses, so these rows compare TCP's loss "
+            "hole releases. Ours reads one segment at a time (TcpTransport), which copies "
+            "each byte once; it pays, as raw does, TcpTxBuffer::NextSeg's scans of the sent "
+            "list in recovery. The same flows do not make the same losses, so these rows compare TCP's loss "
             "dynamics as much as the cost of a packet-hop; the 'pair' rows compare like with "
             "like.")
     if rows:

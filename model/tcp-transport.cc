@@ -641,8 +641,15 @@ TcpTransport::OnRecv(Ptr<Socket> socket)
     {
         return;
     }
+    // At most one segment per read: ns-3's TcpRxBuffer::Extract builds a read by appending
+    // segment after segment to one packet (Packet::AddAtEnd), and an append of real bytes
+    // copies the whole packet built so far. Reading all that is readable at once (Recv()'s
+    // default) made that quadratic in the bytes a repaired loss releases together (tens of
+    // MB in loss recovery); one segment per read copies each byte once. The bytes and the
+    // simulated times are the same either way.
+    const uint32_t readBytes = std::max<uint32_t>(m_tcpSegmentSize, 536);
     Ptr<Packet> packet;
-    while ((packet = socket->Recv()))
+    while ((packet = socket->Recv(readBytes, 0)))
     {
         if (packet->GetSize() == 0)
         {
