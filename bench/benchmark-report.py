@@ -520,14 +520,20 @@ def main():
             "tens of MiB, beyond the TLB's reach at 4 KiB; huge pages cost a little system time "
             "instead (the kernel clears each 2 MiB page when first touched).")
     if pts and pts[0][0] == 9 and pts[-1][0] == 64:
+        def against_goal(v):
+            """Three decimals, four when three would print the goal itself (x1.300 for a
+            figure just above 1.3 would read as met)."""
+            text = fmt(v, 3)
+            return fmt(v, 4) if text == fmt(GOAL_ISLAND_SCALING, 3) else text
+
         growth = pts[-1][4] / pts[0][4]
         goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine",
-                      f"x{fmt(growth, 3)} (raw whole process x{fmt(pts[-1][9] / pts[0][9], 3)})",
+                      f"x{against_goal(growth)} (raw whole process x{fmt(pts[-1][9] / pts[0][9], 3)})",
                       growth <= GOAL_ISLAND_SCALING))
         sim_growth = pts[-1][6] / pts[0][6]
         goals.append((f"CPU per packet-hop at 64 islands <= {GOAL_ISLAND_SCALING}x nine "
                       "(simulation phase)",
-                      f"x{fmt(sim_growth, 3)} (raw forwarding x{fmt(pts[-1][5] / pts[0][5], 3)})",
+                      f"x{against_goal(sim_growth)} (raw forwarding x{fmt(pts[-1][5] / pts[0][5], 3)})",
                       sim_growth <= GOAL_ISLAND_SCALING))
     sections.append((
         "Scaling with island count",
@@ -727,7 +733,7 @@ def main():
     tcp_notes = []
     if rows and min(tcp_ratios) < 0.8:
         tcp_notes.append(
-            "A ratio well below 1 is not a cheaper packet-hop. On the 'leaves' star both "
+            "A ratio well below 1 says little about forwarding. On the 'leaves' star both "
             "sides go through loss recovery (drop-tail queues at the hub), and perf (by hand, "
             "200 MB NewReno) puts most of raw's CPU in ns-3 3.37's receive path: PacketSink "
             "reads everything readable at once (Socket::Recv), and TcpRxBuffer::Extract builds "
