@@ -21,6 +21,7 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -114,6 +115,7 @@ struct TwoIslandTcp
                                  Ptr<const Packet>) {
                         uint64_t& total = received[city];
                         total += bytes;
+                        largest[city] = std::max(largest[city], bytes);
                         progress[city].emplace_back(Simulator::Now().GetSeconds(), total);
                     }));
         }
@@ -121,6 +123,7 @@ struct TwoIslandTcp
 
     ScenarioHelper scenario;
     std::map<std::string, uint64_t> received;
+    std::map<std::string, uint32_t> largest; ///< The most bytes one delivery carried.
     std::map<std::string, std::vector<std::pair<double, uint64_t>>> progress;
 };
 
@@ -426,7 +429,10 @@ class TcpPacedTimerTestCase : public TestCase
  * recovery the bytes sent and unacknowledged reach the peer's window exactly, where ns-3
  * 3.37's TcpTxBuffer::NextSeg returns an empty segment and TcpRateLinux::SkbSent
  * dereferences a null item (segfault) unless TcpTransport keeps fewer bytes in the socket
- * than that window. Every round completes and every byte arrives once.
+ * than that window. Every round completes and every byte arrives once, and no read of the
+ * socket takes more than one segment: a loss repaired in recovery makes megabytes readable at
+ * once, and ns-3's TcpRxBuffer::Extract builds a larger read with a copy per appended segment
+ * (quadratic CPU).
  */
 class TcpPersistentRoundsTestCase : public TestCase
 {
@@ -452,6 +458,13 @@ class TcpPersistentRoundsTestCase : public TestCase
         for (const auto& [city, bytes] : t.received)
         {
             NS_TEST_EXPECT_MSG_EQ(bytes, rounds * m_model, city << ": every byte once");
+            Ptr<IslandTransport> tcp = t.scenario.GetIsland(city)->GetUnicastTransport();
+            NS_TEST_ASSERT_MSG_NE(DynamicCast<TcpTransport>(tcp), nullptr, "a tcp island");
+            UintegerValue segment;
+            tcp->GetAttribute("SegmentSize", segment);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(t.largest[city],
+                                        segment.Get(),
+                                        city << ": one read, at most one segment");
         }
         std::printf("    %s %llu MB: %.3f s for %u rounds, %llu drops, %.2f MB resent\n",
                     m_cc.c_str(), static_cast<unsigned long long>(m_model / 1000000),
