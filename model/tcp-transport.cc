@@ -646,10 +646,9 @@ TcpTransport::OnRecv(Ptr<Socket> socket)
     // copies the whole packet built so far. Reading all that is readable at once (Recv()'s
     // default) made that quadratic in the bytes a repaired loss releases together (tens of
     // MB in loss recovery); one segment per read copies each byte once. The bytes and the
-    // simulated times are the same either way.
-    const uint32_t readBytes = std::max<uint32_t>(m_tcpSegmentSize, 536);
+    // simulated times are the same either way. (Start set the segment size before any socket.)
     Ptr<Packet> packet;
-    while ((packet = socket->Recv(readBytes, 0)))
+    while ((packet = socket->Recv(m_tcpSegmentSize, 0)))
     {
         if (packet->GetSize() == 0)
         {
