@@ -15,7 +15,8 @@
 // --json=FILE writes (--json=- prints, instead of the text) the whole result as one JSON object (OptimizationReport::ToJson): "best" (the
 // schedule with the pattern of every clique, "round_times_s", "score" in seconds, lower is
 // better, and the bound and gap of the search) and "baselines" (each with "name", "patterns",
-// "round_times_s" and "score").
+// "round_times_s" and "score"; or "name" and "excluded", the reason, for a baseline whose fixed
+// pattern the capabilities or --patterns exclude).
 //
 // The options are those of every program (ExperimentOptions, doc/options-table.rst), with the
 // same defaults and meaning: the same flags given to nine-city-training simulate the network
@@ -216,6 +217,13 @@ main(int argc, char* argv[])
                 std::cout << "\nBaselines (islands in nearest-neighbour order):\n";
                 for (const BaselineResult& b : report.baselines)
                 {
+                    if (!b.excluded.empty())
+                    {
+                        std::cout << "  " << std::left << std::setw(17)
+                                  << b.baseline.schedule.GetName() << std::right
+                                  << " not evaluated: " << b.excluded << "\n";
+                        continue;
+                    }
                     std::cout << "  " << std::left << std::setw(17) << b.baseline.schedule.GetName()
                               << std::right << " period " << b.result.schedule.Period()
                               << "  score " << std::setw(10) << SecondsText(b.result.score)

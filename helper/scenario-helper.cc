@@ -272,9 +272,7 @@ ScenarioHelper::BuildCollectives()
                                 std::to_string(p) + ", clique " + std::to_string(c) + ": ";
             if (!m_caps.Allows(pattern))
             {
-                throw std::invalid_argument(where + "pattern '" + PatternName(pattern) +
-                                            "' needs network capabilities this run does not "
-                                            "have");
+                throw std::invalid_argument(where + m_caps.WhyNotAllowed(pattern));
             }
             if (cliques[c].size() < 2 ||
                 (pattern != ExchangePattern::RING && pattern != ExchangePattern::TREE &&

@@ -56,6 +56,29 @@ NetworkCapabilities::DefaultPattern() const
     return allowed.front();
 }
 
+std::string
+NetworkCapabilities::WhyNotAllowed(ExchangePattern pattern) const
+{
+    if (Allows(pattern))
+    {
+        return "";
+    }
+    NetworkCapabilities unrestricted = *this;
+    unrestricted.patterns.clear();
+    if (!unrestricted.Allows(pattern))
+    {
+        return "pattern " + PatternName(pattern) + " is not allowed by the capability set " +
+               SetName();
+    }
+    std::string list;
+    for (ExchangePattern p : patterns)
+    {
+        list += (list.empty() ? "" : ",") + PatternName(p);
+    }
+    return "pattern " + PatternName(pattern) + " is excluded by the restriction to the patterns " +
+           list + " (the capability set " + SetName() + " allows it)";
+}
+
 bool
 NetworkCapabilities::Allows(ExchangePattern pattern) const
 {

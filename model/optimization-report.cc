@@ -78,7 +78,22 @@ OptimizationReport::Run(const CostModel& cost, const std::vector<std::string>& i
         auto geo = BaselineSchedules::NearestNeighbourOrder(cost.Routes(), islands);
         for (const Baseline& b : BaselineSchedules::All(geo, dilocoH))
         {
-            report.baselines.push_back(BaselineResult{b, optimizer.Evaluate(b.schedule)});
+            // A baseline that fixes a pattern the capabilities do not allow (a restriction
+            // such as patterns = {ring} excludes the tree all-reduce) is listed, not costed.
+            std::string why;
+            for (const ScheduleRound& round : b.schedule.Rounds())
+            {
+                for (ExchangePattern p : round.patterns)
+                {
+                    if (why.empty())
+                    {
+                        why = cost.Capabilities().WhyNotAllowed(p);
+                    }
+                }
+            }
+            report.baselines.push_back(why.empty()
+                                           ? BaselineResult{b, optimizer.Evaluate(b.schedule), ""}
+                                           : BaselineResult{b, OptimizerResult(), why});
         }
     }
     return report;
@@ -106,7 +121,16 @@ OptimizationReport::ToJson() const
     nlohmann::json list = nlohmann::json::array();
     for (const BaselineResult& r : baselines)
     {
-        nlohmann::json e = ResultJson(r.baseline.schedule.GetName(), r.result);
+        nlohmann::json e;
+        if (!r.excluded.empty())
+        {
+            e["name"] = r.baseline.schedule.GetName();
+            e["excluded"] = r.excluded;
+        }
+        else
+        {
+            e = ResultJson(r.baseline.schedule.GetName(), r.result);
+        }
         nlohmann::json meta = nlohmann::json::object();
         for (const auto& [k, v] : r.baseline.metadata)
         {

@@ -18,7 +18,10 @@ namespace ns3
 struct BaselineResult
 {
     Baseline baseline;
-    OptimizerResult result;
+    OptimizerResult result; ///< Default (not evaluated) when \c excluded is set.
+    /// Why the baseline was not evaluated: it fixes a pattern the capabilities do not allow
+    /// (e.g. the tree all-reduce under a restriction to the ring); empty if evaluated.
+    std::string excluded;
 };
 
 /**
@@ -45,7 +48,8 @@ struct BaselineResult
  *                    "rounds_to_target": 1, "metadata": {} }, ... ] }
  * \endcode
  * Scores are seconds (lower is better); a schedule that never reaches the goal has score
- * null. "patterns" lists the pattern of every clique of every round (cliques of two or more;
+ * null. A baseline that fixes a pattern the capabilities do not allow is listed as
+ * { "name": ..., "excluded": "pattern tree is excluded by ...", "metadata": {} }, not costed. "patterns" lists the pattern of every clique of every round (cliques of two or more;
  * an empty list for a round where every island sits out).
  */
 struct OptimizationReport

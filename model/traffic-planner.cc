@@ -546,8 +546,7 @@ TrafficPlanner::CanExchange(const std::vector<uint32_t>& members, ExchangePatter
     const NetworkGraph& g = m_routes.Graph();
     if (!m_caps.Allows(pattern))
     {
-        return fail("pattern " + PatternName(pattern) + " is not allowed by the capability set " +
-                    m_caps.SetName());
+        return fail(m_caps.WhyNotAllowed(pattern));
     }
     for (uint32_t m : members)
     {

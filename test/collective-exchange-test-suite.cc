@@ -801,7 +801,18 @@ class CollectiveConfigurationTestCase : public TestCase
                 s.SetSchedule(OneClique({"C0", "C1"}, ExchangePattern::MULTICAST));
                 s.SetCapabilities(NetworkCapabilities::ForPattern(ExchangePattern::ALL_TO_ALL));
             },
-            "pattern 'multicast' needs network capabilities");
+            "pattern multicast is not allowed by the capability set unicast");
+        // A pattern the capabilities allow but the run's restriction excludes: the message
+        // says which (not that the network lacks a capability).
+        Expect(
+            [](ScenarioHelper& s) {
+                s.SetSchedule(OneClique({"C0", "C1"}, ExchangePattern::TREE));
+                NetworkCapabilities caps;
+                caps.SetPatterns("ring,ps");
+                s.SetCapabilities(caps);
+            },
+            "round 0, clique 0: pattern tree is excluded by the restriction to the patterns "
+            "ring,ps (the capability set unicast allows it)");
     }
 };
 

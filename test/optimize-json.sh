@@ -54,6 +54,30 @@ print("ok (%s): best %.3f s (%s), %d baselines" % (objective, best["score"], bes
                                                    len(names)))
 PY
 done
+# --patterns=ring: the baselines that fix another pattern are listed as excluded, with the
+# reason (the restriction, not the capability set), the ring all-reduce costed; exit 0 (before:
+# exit 2, "pattern tree is not allowed by the capability set unicast"). In text, the same.
+"$OPT" "${args[@]}" --patterns=ring --json=- >"$TMP/ring.json" 2>"$TMP/ring.err" ||
+    { echo "FAIL: --patterns=ring exited $?"; cat "$TMP/ring.err"; exit 1; }
+"$OPT" "${args[@]}" --patterns=ring >"$TMP/ring.txt" 2>/dev/null
+/usr/bin/python3 - "$TMP/ring.json" "$TMP/ring.txt" <<'PY'
+import json, sys
+out = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+by = {b["name"]: b for b in out["baselines"]}
+for name, pattern in (("tree-allreduce", "tree"), ("parameter-server", "ps"),
+                      ("all-to-all", "all-to-all")):
+    why = by[name].get("excluded", "")
+    assert why.startswith("pattern %s is excluded by the restriction to the patterns ring"
+                          % pattern), (name, by[name])
+    assert "score" not in by[name], by[name]
+    assert "%s" % name in text and "not evaluated: pattern %s is excluded" % pattern in text, text
+ring = by["ring-allreduce"]
+assert "excluded" not in ring and ring["patterns"] == [["ring"]] and ring["score"] > 0, ring
+assert {p for r in out["best"]["patterns"] for p in r} <= {"ring"}, out["best"]["patterns"]
+print("ok: --patterns=ring lists %d excluded baselines" %
+      sum("excluded" in b for b in out["baselines"]))
+PY
 # The default objective is the validated training objective (doc/objective-validation.rst).
 default=$("$OPT" "${args[@]}" --json=- 2>/dev/null |
           /usr/bin/python3 -c "import json, sys; print(json.load(sys.stdin)['objective'])")
