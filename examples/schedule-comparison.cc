@@ -19,6 +19,7 @@
 #include "ns3/intelligent-network-module.h"
 #include "ns3/ipv4-address-generator.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -150,13 +151,19 @@ main(int argc, char* argv[])
 
     std::cout << "Schedule comparison: " << topology.GetName() << ", mode " << mode << ", "
               << modelBytes / 1e6 << " MB model, " << rounds << " rounds\n\n";
-    const int w = 16;
+    // Columns wide enough for every name (at least 14) and times to the microsecond (the
+    // round times compare with optimize-schedule's and the results database's).
+    int w = 14;
+    for (const Schedule& s : schedules)
+    {
+        w = std::max(w, static_cast<int>(s.GetName().size()) + 2);
+    }
     std::cout << std::left << std::setw(12) << "round" << std::right;
     for (const Schedule& s : schedules)
     {
         std::cout << std::setw(w) << s.GetName();
     }
-    std::cout << "\n" << std::fixed << std::setprecision(3);
+    std::cout << "\n" << std::fixed << std::setprecision(6);
     auto row = [&](const std::string& label, auto value) {
         std::cout << std::left << std::setw(12) << label << std::right;
         for (std::size_t i = 0; i < schedules.size(); ++i)

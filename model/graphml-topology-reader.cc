@@ -4,10 +4,13 @@
 #include "graphml-topology-reader.h"
 
 #include "input-error.h"
+#include "text-util.h"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/graphml.hpp>
 #include <boost/property_map/dynamic_property_map.hpp>
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -72,6 +75,100 @@ NodeName(std::size_t v, const NodeData& d)
     return "node " + std::to_string(v) + (d.label.empty() ? "" : " ('" + d.label + "')");
 }
 
+/// Boost's read_graphml makes a node of any id an edge names and merges nodes that share an id:
+/// refuse both (an edge to an unknown node, a node id twice, a second top-level graph), naming
+/// the id and the line. The same XML parser as read_graphml (property_tree), on the same text.
+void
+CheckNodeIds(const std::string& path, const std::string& text)
+{
+    namespace pt = boost::property_tree;
+    pt::ptree tree;
+    try
+    {
+        std::istringstream in(text);
+        pt::read_xml(in, tree);
+    }
+    catch (const pt::xml_parser_error& e)
+    {
+        throw InputError(path, e.line(), "", "not readable GraphML: " + e.message());
+    }
+    // The line of the n-th occurrence of an element's opening tag (property_tree keeps none).
+    auto lineOf = [&text](const std::string& tag, std::size_t nth) -> std::size_t {
+        std::size_t at = 0;
+        for (std::size_t k = 0;; ++k)
+        {
+            at = text.find("<" + tag, at);
+            while (at != std::string::npos && at + tag.size() + 1 < text.size() &&
+                   (std::isalnum(static_cast<unsigned char>(text[at + tag.size() + 1])) ||
+                    text[at + tag.size() + 1] == '_' || text[at + tag.size() + 1] == ':'))
+            {
+                at = text.find("<" + tag, at + 1); // e.g. <nodes> or <node_x> is not <node>
+            }
+            if (at == std::string::npos)
+            {
+                return 0;
+            }
+            if (k == nth)
+            {
+                return TextUtil::LineOfOffset(text, at);
+            }
+            ++at;
+        }
+    };
+    auto root = tree.get_child_optional("graphml");
+    if (!root)
+    {
+        throw InputError(path, 0, "graphml", "no <graphml> element");
+    }
+    std::size_t graphs = 0;
+    std::size_t nodeIndex = 0;
+    std::size_t edgeIndex = 0;
+    std::set<std::string> ids;
+    for (const auto& [name, graph] : *root)
+    {
+        if (name != "graph")
+        {
+            continue;
+        }
+        if (++graphs > 1)
+        {
+            throw InputError(path, lineOf("graph", graphs - 1), "graph",
+                             "more than one top-level <graph>: one topology per file");
+        }
+        for (const auto& [child, element] : graph)
+        {
+            if (child == "node")
+            {
+                std::string id = element.get<std::string>("<xmlattr>.id", "");
+                if (!ids.insert(id).second)
+                {
+                    throw InputError(path, lineOf("node", nodeIndex), "node id",
+                                     "node id '" + id + "' given twice");
+                }
+                ++nodeIndex;
+            }
+        }
+        for (const auto& [child, element] : graph)
+        {
+            if (child == "edge")
+            {
+                for (const char* end : {"source", "target"})
+                {
+                    std::string id =
+                        element.get<std::string>(std::string("<xmlattr>.") + end, "");
+                    if (!ids.count(id))
+                    {
+                        throw InputError(path, lineOf("edge", edgeIndex), std::string("edge ") + end,
+                                         "edge " + std::string(end) + " '" + id +
+                                             "' is not the id of a node");
+                    }
+                }
+                ++edgeIndex;
+            }
+        }
+    }
+}
+
 } // namespace
 
 bool
@@ -105,17 +202,14 @@ GraphmlTopologyReader::CodeFromLabel(const std::string& label)
 Topology
 GraphmlTopologyReader::Read(const std::string& path, const GraphmlTopologyOptions& options)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw InputError(path, 0, "", "cannot open the GraphML file");
-    }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
+    // As every loader: a regular file of at most TextUtil::MaxFileBytes() (a pipe or a device
+    // would block or never end).
+    const std::string text = TextUtil::ReadFile(path);
+    CheckNodeIds(path, text);
     // Every key is read as a string (the Zoo declares some as double, others as string, and
     // files differ); the numbers are then checked here, with the node or edge named.
     static const std::regex typed(R"re(attr\.type\s*=\s*"(boolean|int|long|float|double)")re");
-    std::istringstream xml(std::regex_replace(buffer.str(), typed, "attr.type=\"string\""));
+    std::istringstream xml(std::regex_replace(text, typed, "attr.type=\"string\""));
 
     Graph g;
     boost::dynamic_properties dp(boost::ignore_other_properties);
@@ -287,6 +381,14 @@ GraphmlTopologyReader::Read(const std::string& path, const GraphmlTopologyOption
         auto key = std::make_pair(std::min(a, b), std::max(a, b));
         rate[key] += bps;
         count[key] += 1;
+        if (!(rate[key] < 1.8e19))
+        {
+            throw InputError(path, 0, where + " LinkSpeed",
+                             std::to_string(count[key]) + " parallel edges " + codes[key.first] +
+                                 "-" + codes[key.second] +
+                                 " merge into one link of at least 1.8e19 bit/s, beyond the "
+                                 "largest rate (1 .. <1.8e19 bit/s)");
+        }
     }
 
     std::string stem = path.substr(path.find_last_of('/') + 1);

@@ -4,10 +4,12 @@
 #include "network-graph.h"
 
 #include "input-error.h"
+#include "option-validator.h"
 
 #include <cmath>
 #include <iostream>
 #include <mutex>
+#include <sstream>
 #include <set>
 #include <stdexcept>
 
@@ -312,6 +314,20 @@ NetworkGraph::AddEdge(const GraphEdge& edge)
         throw std::invalid_argument("graph edge " + m_nodes[edge.a].name + "-" +
                                     m_nodes[edge.b].name +
                                     ": latency and capacity must be positive");
+    }
+    if (!(edge.capacityBps < OptionValidator::kMaxRateBps))
+    {
+        // ns-3's DataRate holds an integer number of bit/s below 2^64. An access link carries
+        // the sum of its city's devices and public paths, an uplink the sum of the city's
+        // public paths: each part may be in range and the sum not.
+        std::ostringstream rate;
+        rate << edge.capacityBps;
+        throw std::invalid_argument(
+            "graph edge " + m_nodes[edge.a].name + "-" + m_nodes[edge.b].name + " (" +
+            KindName(edge.kind) + "): capacity " + rate.str() +
+            " bit/s is not below 1.8e19 bit/s, the largest rate ns-3 represents (an access "
+            "link carries the sum of its city's device and public capacities, an uplink the "
+            "sum of its public paths): lower the capacities, --publicRate or --accessRate");
     }
     m_edges.push_back(edge);
     m_up.push_back(true);

@@ -117,6 +117,14 @@ ReadCities(Topology& topo, const CsvTable& t)
                t.Text(row, name),
                angle(row, lat, 90),
                angle(row, lon, 180)};
+        // Both coordinates or neither: one alone is a typo, not an unknown position (and
+        // would silently drop the distance checks).
+        if (std::isnan(c.latitude) != std::isnan(c.longitude))
+        {
+            throw InputError(t.File(), row.line, std::isnan(c.latitude) ? "latitude" : "longitude",
+                             "city '" + c.code + "' has only one of latitude and longitude "
+                             "(give both, or leave both empty when unknown)");
+        }
         AddRow(t, row, {}, [&] { topo.AddCity(c); });
     }
 }
@@ -358,6 +366,37 @@ TopologyReader::ReadDoubleZero(const std::string& dir, double publicCapacityBps)
     return topo;
 }
 
+namespace
+{
+
+/// A free-text cell (a city's name, a device's operator) as the reader reads it back: quoted,
+/// quotes doubled; a control character (a GraphML label's line break) becomes a space, as the
+/// reader refuses control characters.
+std::string
+QuotedCell(const std::string& text)
+{
+    std::string out = "\"";
+    for (char ch : text)
+    {
+        auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == 0x7f)
+        {
+            out += ' ';
+        }
+        else
+        {
+            out += ch;
+            if (ch == '"')
+            {
+                out += '"';
+            }
+        }
+    }
+    return out + "\"";
+}
+
+} // namespace
+
 void
 TopologyReader::WriteFile(const Topology& topology, const std::string& path)
 {
@@ -371,7 +410,7 @@ TopologyReader::WriteFile(const Topology& topology, const std::string& path)
         << "code,name,latitude,longitude\n";
     for (const auto& c : topology.Cities())
     {
-        out << c.code << ",\"" << c.name << "\",";
+        out << c.code << "," << QuotedCell(c.name) << ",";
         if (!std::isnan(c.latitude) && !std::isnan(c.longitude))
         {
             out << c.latitude << "," << c.longitude;
@@ -385,8 +424,8 @@ TopologyReader::WriteFile(const Topology& topology, const std::string& path)
     out << "\n[devices]\ndevice,city,edge_gbps,operator\n";
     for (const auto& d : topology.Devices())
     {
-        out << d.name << "," << d.city << "," << d.edgeCapacityBps / 1e9 << "," << d.owner
-            << "\n";
+        out << d.name << "," << d.city << "," << d.edgeCapacityBps / 1e9 << ","
+            << QuotedCell(d.owner) << "\n";
     }
     for (LinkKind kind : {LinkKind::PRIVATE, LinkKind::PUBLIC})
     {

@@ -12,6 +12,7 @@
 #include "ns3/topology-reader.h"
 
 #include <cmath>
+#include <sys/stat.h>
 #include <sstream>
 
 using namespace ns3;
@@ -176,6 +177,26 @@ TEST(GraphmlTopologyReader, BadInputNamed)
                   Graphml(Node(0, "A", "1", "1") + Node(1, "B", "1", "2"), Edge(0, 1), "directed")),
         "directed");
     expectError(dir.Write("junk.graphml", "not xml at all"), "not readable GraphML");
+    // Boost's reader makes a node of any id an edge names, and merges nodes sharing an id:
+    // both refused, with the line (before: a city 'N2' appeared, or 'B' vanished).
+    const std::string ab = Node(0, "A", "1", "1") + Node(1, "B", "1", "2");
+    expectError(dir.Write("unknown.graphml", Graphml(ab, Edge(0, 1) + Edge(1, 99))),
+                "unknown.graphml:13: field 'edge target': edge target '99' is not the id");
+    expectError(dir.Write("twice.graphml", Graphml(ab + Node(1, "C", "1", "3"), Edge(0, 1))),
+                "twice.graphml:12: field 'node id': node id '1' given twice");
+    std::string two = Graphml(ab, Edge(0, 1));
+    two.insert(two.find("</graphml>"), "<graph edgedefault=\"undirected\"></graph>\n");
+    expectError(dir.Write("two.graphml", two), "more than one top-level <graph>");
+    // Parallel edges are merged by summing their rates: a sum beyond ns-3's largest rate is
+    // refused (before: SIGFPE in DataRate at the first packet).
+    expectError(dir.Write("sum.graphml",
+                          Graphml(ab, Edge(0, 1, "<data key=\"d39\">1e19</data>") +
+                                          Edge(1, 0, "<data key=\"d39\">1e19</data>"))),
+                "2 parallel edges A-B merge into one link of at least 1.8e19");
+    // Not a regular file (a pipe would block the reader forever).
+    std::string fifo = dir.Path() + "/pipe.graphml";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    expectError(fifo, "not a regular file");
     expectError(dir.Path() + "/missing.graphml", "cannot open");
 }
 

@@ -401,6 +401,19 @@ TEST(NetworkGraph, BadOptionsAreRejectedByName)
     EXPECT_NO_THROW(NetworkGraphOptions().Validate());
 }
 
+TEST(NetworkGraph, SummedCapacityBeyondNs3sLargestRateIsRefused)
+{
+    // Every public path in range (3e18 bit/s), but AMS's uplink and access link carry the sum
+    // of its eight: 2.4e19, beyond the 64-bit integer of ns-3's DataRate (before: SIGFPE at
+    // the first packet). Refused by name at graph construction, before any simulation.
+    NetworkGraphOptions o;
+    o.publicRateBps = 3e18;
+    testutil::ExpectThrowContaining<std::invalid_argument>([&] { NineCity(o); },
+                                                           "is not below 1.8e19 bit/s");
+    o.publicRateBps = 1e18; // 8e18 at AMS: fine
+    EXPECT_NO_THROW(NineCity(o));
+}
+
 TEST(RoutePlanner, ShortestPathsMatchTheIndependentReference)
 {
     for (bool exchange : {true, false})

@@ -148,6 +148,48 @@ TEST(Topology, DoubleZeroFormatMatchesOwnFormat)
     EXPECT_FALSE(std::isnan(u.FindCity("TYO")->latitude));
 }
 
+TEST(TopologyErrors, OneCoordinateAlone)
+{
+    // A city with a latitude and no longitude (or the reverse) is a typo, not an unknown
+    // position: refused with the line and the missing field (it used to read as no position,
+    // silently dropping the speed-of-light check of its links).
+    TempDir dir;
+    auto p = dir.Write("t.topology", Replace(SmallTopology(), "BBB,Beta,-10,-20", "BBB,Beta,-10,"));
+    ExpectInputError([&] { TopologyReader::ReadFile(p); }, "t.topology", 5, "longitude");
+    p = dir.Write("u.topology", Replace(SmallTopology(), "AAA,Alpha,10,20", "AAA,Alpha,,20"));
+    ExpectInputError([&] { TopologyReader::ReadFile(p); }, "u.topology", 4, "latitude");
+    // Both empty: an unknown position, accepted.
+    p = dir.Write("v.topology", Replace(SmallTopology(), "AAA,Alpha,10,20", "AAA,Alpha,,"));
+    EXPECT_TRUE(std::isnan(TopologyReader::ReadFile(p).FindCity("AAA")->latitude));
+}
+
+TEST(Topology, WrittenNamesWithQuotesCommasAndLineBreaksReadBack)
+{
+    // Names and operators are free text (a GraphML label may hold quotes, commas, a line
+    // break): the written file must read back, quotes and commas kept, control characters as
+    // spaces (the reader refuses them).
+    TempDir dir;
+    Topology t = TopologyReader::ReadFile(dir.Write("t.topology", SmallTopology()));
+    Topology u("odd");
+    u.AddCity(City{"AAA", "Amster \"dam\", NL\nnorth", 10, 20});
+    u.AddCity(City{"BBB", "\"", -10, -20});
+    u.AddDevice(Device{"AAA1", "AAA", 10e9, "Alpha, \"Inc\""});
+    u.AddDevice(Device{"BBB1", "BBB", 10e9, ""});
+    for (const auto& l : t.Links())
+    {
+        u.AddLink(l);
+    }
+    std::string out = dir.Path() + "/odd.topology";
+    TopologyReader::WriteFile(u, out);
+    Topology v = TopologyReader::ReadFile(out);
+    EXPECT_EQ(v.FindCity("AAA")->name, "Amster \"dam\", NL north");
+    EXPECT_EQ(v.FindCity("BBB")->name, "\"");
+    ASSERT_EQ(v.Devices().size(), 2u);
+    EXPECT_EQ(v.Devices()[0].owner, "Alpha, \"Inc\"");
+    EXPECT_EQ(v.Devices()[1].owner, "");
+    EXPECT_EQ(v.Links().size(), t.Links().size());
+}
+
 TEST(TopologyErrors, UnknownDeviceInLink)
 {
     TempDir dir;
