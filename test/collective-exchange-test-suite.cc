@@ -69,6 +69,31 @@ UnequalCycleTopology(const std::vector<double>& latencies, double rateBps)
     return u;
 }
 
+/// Two pairs of cities joined by one slow trunk: A0, A1 on hub HA and B0, B1 on hub HB
+/// (spokes \p spokeBps, 1 ms), trunk HA - HB at \p trunkBps and 10 ms. Over the ring order
+/// A0 A1 B0 B1 each binary tree of the double tree crosses the trunk twice, so each trunk
+/// direction carries two reductions and two broadcasts of half the model: 2M.
+Topology
+DumbbellTopology(double spokeBps, double trunkBps)
+{
+    Topology t("dumbbell");
+    for (const char* c : {"A0", "A1", "B0", "B1", "HA", "HB"})
+    {
+        t.AddCity(City{c, c, 0.0, 0.0});
+        t.AddDevice(Device{std::string(c) + "D", c, kAccessRate, ""});
+    }
+    for (const char* c : {"A0", "A1"})
+    {
+        t.AddLink(TopologyLink{LinkKind::PRIVATE, std::string(c) + "D", "HAD", 1e-3, spokeBps});
+    }
+    for (const char* c : {"B0", "B1"})
+    {
+        t.AddLink(TopologyLink{LinkKind::PRIVATE, std::string(c) + "D", "HBD", 1e-3, spokeBps});
+    }
+    t.AddLink(TopologyLink{LinkKind::PRIVATE, "HAD", "HBD", 10e-3, trunkBps});
+    return t;
+}
+
 /// A hand-built structure (members in the given city order) for ScenarioHelper.
 struct HandStructure
 {
@@ -852,6 +877,21 @@ class CollectiveExchangeTestSuite : public TestSuite
                             40000000, p == ExchangePattern::TREE ? 0.035 : 0.03),
                         TestCase::QUICK);
         }
+        // Where the fluid tree errs most, both ways (a hand-computation audit, 2026-12-07):
+        // on a chain of three at 1 Gbps the fluid is optimistic (its broadcast runs before the
+        // reduction has delivered); on the dumbbell it is pessimistic (the broadcasts, running
+        // ahead of their input, take trunk share from the reductions, whose last chunk is
+        // then charged the whole way down). See doc/intelligent-network.rst, "tree".
+        AddTestCase(new FluidAgreementTestCase("a chain of 3 at 1 Gbps",
+                                               ChainTopology({1e9, 1e9}, {5e-3, 7e-3}, kAccessRate),
+                                               {"C0", "C1", "C2"}, ExchangePattern::TREE,
+                                               10000000, 0.04),
+                    TestCase::QUICK);
+        AddTestCase(new FluidAgreementTestCase("a dumbbell with a 1 Gbps trunk",
+                                               DumbbellTopology(10e9, 1e9),
+                                               {"A0", "A1", "B0", "B1"}, ExchangePattern::TREE,
+                                               10000000, 0.04),
+                    TestCase::QUICK);
         AddTestCase(new DefaultPatternTestCase, TestCase::QUICK);
         for (ExchangePattern p :
              {ExchangePattern::RING, ExchangePattern::TREE, ExchangePattern::PARAMETER_SERVER})
