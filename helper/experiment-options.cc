@@ -1371,8 +1371,18 @@ ExperimentOptions::OptimizedSchedule(const Topology& topology) const
     NetworkGraph graph = NetworkGraph::FromTopology(topology, ToGraphOptions());
     std::vector<std::string> islands = OptimizerIslands(topology, graph);
     CostModel cost(graph, ToCapabilities(topology), ToCostParameters());
-    // The one call into the optimizer for a default schedule.
-    Schedule best = ScheduleOptimizer(cost, islands, ToOptimizerOptions(islands.size())).Optimize().schedule;
+    // The one call into the optimizer for a default schedule. Its search grows quickly with
+    // the islands (tens of minutes at 50 with the default period): say so before a long
+    // silence, with the options that bound it.
+    const OptimizerOptions oo = ToOptimizerOptions(islands.size());
+    if (islands.size() > 16 && !(oo.budgetS > 0) && oo.budgetCandidates == 0)
+    {
+        std::cerr << "note: no --schedule: optimizing one for " << islands.size()
+                  << " islands (period up to " << oo.maxPeriod
+                  << "), which can take many minutes; --optimizerBudget=SECONDS or "
+                     "--optimizerCandidates=N bounds the search, --period=1 shortens it\n";
+    }
+    Schedule best = ScheduleOptimizer(cost, islands, oo).Optimize().schedule;
     best.SetName(OptimizedName(best));
     best.SetDescription("the optimizer's best schedule for " + topology.GetName() + ", mode " +
                         EffectiveMode(*this) +
