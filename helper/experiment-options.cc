@@ -26,6 +26,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/synthetic-topology.h"
+#include "ns3/text-util.h"
 #include "ns3/topology-reader.h"
 #include "ns3/training-time-objective.h"
 #include "ns3/wire-format.h"
@@ -1253,7 +1254,11 @@ ExperimentOptions::OptimizerIslands(const Topology& topology, const NetworkGraph
     std::vector<std::string> islands;
     if (Has("islands") && !GetList("islands").empty())
     {
-        islands = GetList("islands");
+        // City codes are upper case (the readers and schedules upper-case them too).
+        for (const std::string& c : GetList("islands"))
+        {
+            islands.push_back(TextUtil::Upper(c));
+        }
     }
     else
     {
@@ -1273,10 +1278,15 @@ ExperimentOptions::OptimizerIslands(const Topology& topology, const NetworkGraph
             throw std::invalid_argument("--islands: '" + c + "' is not a city of " +
                                         topology.GetName());
         }
-        if (!withDevices.count(c))
+        // An island reaches the network through its city's metro (devices, public paths): a
+        // city with neither has no access link and cannot host one (as a schedule naming it
+        // is refused); one with public paths only can, as in a schedule.
+        int64_t metro = graph.MetroNode(c);
+        if (metro < 0 || graph.FindEdge(graph.IslandNode(c), static_cast<uint32_t>(metro)) < 0)
         {
-            throw std::invalid_argument("--islands: " + c + " has no device in " +
-                                        topology.GetName() + ": it cannot host an island");
+            throw std::invalid_argument("--islands: " + c + " has neither a device nor a public "
+                                        "path in " + topology.GetName() +
+                                        ": it cannot host an island");
         }
         if (!seen.insert(c).second)
         {
