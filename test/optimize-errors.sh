@@ -36,4 +36,23 @@ expect_error bad-pattern "unknown exchange pattern" --patterns=ring,gossip
 expect_error disallowed-pattern "not allowed" --capabilities=unicast --patterns=multicast
 expect_error tiny-fpga-memory "FPGA memory" --capabilities=unicast,multicast,aggregation --fpgaMemory=100
 expect_error duplicate-island "twice" --islands=AMS,FRA,AMS
+# Codes in any case: the same city twice, whatever the case.
+expect_error duplicate-island-case "twice" --islands=ams,FRA,AMS
+# A city with no device and no public path has no link: it cannot host an island.
+cat >"$TMP/alone.topology" <<'TOPO'
+[cities]
+code,name,latitude,longitude
+AAA,A,0,0
+BBB,B,1,1
+CCC,C,2,2
+[devices]
+device,city,edge_gbps
+AAA1,AAA,10
+BBB1,BBB,10
+[private_links]
+device_a,device_b,latency_ms,capacity_gbps
+AAA1,BBB1,3,10
+TOPO
+expect_error linkless-island "CCC has neither a device nor a public path" \
+    --topology="$TMP/alone.topology" --islands=AAA,BBB,CCC
 finish_cases "all impossible inputs rejected clearly"
