@@ -248,6 +248,21 @@ TopologyReader::ReadFile(const std::string& path)
             throw InputError(path, 0, required, "missing section [" + std::string(required) + "]");
         }
     }
+    // A section needs its header row (even with no data rows): name the section and its line.
+    for (const auto& [section, line] : sectionLine)
+    {
+        bool header = false;
+        for (const auto& [n, text] : sections[section])
+        {
+            std::string t = TextUtil::Trim(text);
+            header = header || (!t.empty() && t[0] != '#');
+        }
+        if (!header)
+        {
+            throw InputError(path, line, section,
+                             "section [" + section + "] has no header row (its column names)");
+        }
+    }
     Topology topo(path);
     std::string base = path.substr(path.find_last_of('/') + 1);
     topo.SetName(base.substr(0, base.find('.')));

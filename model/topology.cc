@@ -53,6 +53,10 @@ Topology::AddCity(const City& city)
     {
         Fail("code", "duplicate city '" + city.code + "'");
     }
+    if (FindDevice(city.code))
+    {
+        Fail("code", "city '" + city.code + "' has the name of a device");
+    }
     if (!std::isnan(city.latitude) && (city.latitude < -90 || city.latitude > 90))
     {
         Fail("latitude", "must be between -90 and 90");
@@ -75,6 +79,11 @@ Topology::AddDevice(const Device& device)
     if (FindDevice(device.name))
     {
         Fail("device", "duplicate device '" + device.name + "'");
+    }
+    if (FindCity(device.name))
+    {
+        // Cities and devices are nodes of one graph, named by one namespace.
+        Fail("device", "device '" + device.name + "' has the name of a city");
     }
     if (!FindCity(device.city))
     {

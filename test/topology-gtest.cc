@@ -198,6 +198,27 @@ TEST(TopologyErrors, UnknownDeviceInLink)
     EXPECT_NE(std::string(e.what()).find("ZZZ9"), std::string::npos);
 }
 
+TEST(TopologyErrors, DeviceNamedAfterACity)
+{
+    // Cities and devices share one namespace (graph nodes): a device named like a city is
+    // refused with its line (before: refused later, when the graph was built, without one).
+    TempDir dir;
+    auto p = dir.Write("t.topology", Replace(SmallTopology(), "BBB1,BBB,10,y", "AAA,BBB,10,y"));
+    auto e = ExpectInputError([&] { TopologyReader::ReadFile(p); }, "t.topology", 10, "device");
+    EXPECT_NE(std::string(e.what()).find("has the name of a city"), std::string::npos);
+}
+
+TEST(TopologyErrors, SectionWithoutHeaderRowIsNamed)
+{
+    TempDir dir;
+    auto p = dir.Write("t.topology",
+                       Replace(SmallTopology(), "code,name,latitude,longitude\nAAA,Alpha,10,20\n"
+                                                "BBB,Beta,-10,-20\n",
+                               "# nothing yet\n"));
+    auto e = ExpectInputError([&] { TopologyReader::ReadFile(p); }, "t.topology", 2, "cities");
+    EXPECT_NE(std::string(e.what()).find("section [cities] has no header row"), std::string::npos);
+}
+
 TEST(TopologyErrors, DuplicateLink)
 {
     TempDir dir;
