@@ -13,7 +13,9 @@ own option lists (--PrintHelp), so that options added later are covered:
   column, encodings (UTF-8 byte-order mark: accepted; UTF-16, invalid UTF-8, NUL, control
   characters: refused), duplicates (keys, rows, sections, columns), unknown keys and columns,
   huge and deeply nested inputs, a city without devices, results databases that are corrupt,
-  foreign, newer, read-only, a directory or in a missing directory;
+  foreign, newer, read-only, a directory or in a missing directory; the network as GraphML
+  (valid; an edge to an unknown node id, a node id twice, two graphs, parallel edges summing
+  beyond the largest rate, directed, truncated);
 * command lines: for every option, values that are not numbers, negative, non-finite, 1e300,
   fractional for integer options, unknown choices, bad paths; an unknown option; a stray
   argument;
@@ -352,6 +354,62 @@ def doublezero_variants(topology_text):
     ]
 
 
+def graphml_variants(topology_text):
+    """The nine-city network's cities and private links as Internet Topology Zoo GraphML (labels
+    the city codes, so the shipped schedules fit), and broken ones: what Boost's read_graphml
+    alone would accept silently (an edge to an unknown node id, a node id twice, a second
+    graph) or crash on later (parallel edges summing beyond ns-3's largest rate)."""
+    sections, current = {}, None
+    for line in topology_text.splitlines():
+        if line.startswith("["):
+            current = line.strip("[]")
+            sections[current] = []
+        elif current and line and not line.startswith("#"):
+            sections[current].append(line.split(","))
+    cities = sections["cities"][1:]
+    city_of = {r[0]: r[1] for r in sections["devices"][1:]}
+    index = {r[0]: i for i, r in enumerate(cities)}
+    head = ('<?xml version="1.0" encoding="utf-8"?>\n'
+            '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+            '<key attr.name="Latitude" attr.type="double" for="node" id="d0" />\n'
+            '<key attr.name="Longitude" attr.type="double" for="node" id="d1" />\n'
+            '<key attr.name="label" attr.type="string" for="node" id="d2" />\n'
+            '<key attr.name="LinkSpeedRaw" attr.type="double" for="edge" id="d3" />\n')
+    graph = '<graph edgedefault="undirected">\n'
+    nodes = "".join('<node id="%d"><data key="d0">%s</data><data key="d1">%s</data>'
+                    '<data key="d2">%s</data></node>\n' % (i, r[2], r[3], r[0])
+                    for i, r in enumerate(cities))
+    pairs = []
+    for r in sections["private_links"][1:]:
+        a, b = index[city_of[r[0]]], index[city_of[r[1]]]
+        if a != b and (a, b) not in pairs and (b, a) not in pairs:
+            pairs.append((a, b))
+    edges = "".join('<edge source="%d" target="%d"><data key="d3">1e10</data></edge>\n' % ab
+                    for ab in pairs)
+    tail = "</graph>\n</graphml>\n"
+    first_edge = 6 + 1 + len(cities) + 1  # the line of the first <edge>
+    n = len(cities)
+    return [
+        ("valid", head + graph + nodes + edges + tail, "accept", None, []),
+        ("edge-to-unknown-node", head + graph + nodes + edges +
+         '<edge source="0" target="99" />\n' + tail, "reject", first_edge + len(pairs),
+         ["edge target", "'99'"]),
+        ("node-id-twice", head + graph + nodes +
+         '<node id="1"><data key="d2">XXX</data></node>\n' + edges + tail, "reject",
+         6 + 1 + n + 1, ["node id", "'1'"]),
+        ("second-graph", head + graph + nodes + edges + "</graph>\n" + graph + tail, "reject",
+         None, ["more than one top-level <graph>"]),
+        ("parallel-sum-beyond-rate", head + graph + nodes + edges +
+         '<edge source="%d" target="%d"><data key="d3">1e19</data></edge>\n' % pairs[0] +
+         '<edge source="%d" target="%d"><data key="d3">1e19</data></edge>\n' % pairs[0] + tail,
+         "reject", None, ["LinkSpeed", "1.8e19"]),
+        ("directed", head + graph.replace("undirected", "directed") + nodes + edges + tail,
+         "reject", None, ["directed"]),
+        ("truncated", (head + graph + nodes + edges + tail)[:len(head) + 200], "reject", None,
+         ["GraphML"]),
+    ]
+
+
 def schedule_variants(text):
     v = []
     rounds_at = text.index('"rounds"')
@@ -653,6 +711,14 @@ def build_cases(programs, work, build):
             cname = "topology-dir/%s/%s" % (name, p.name)
             args = p.small_args(work) + ["--topology=" + path] + db_arg(p, cname.replace("/", "_"))
             cases.append(Case(cname, p, args, expect, needles, None))
+    for i, (name, content, expect, line, needles) in enumerate(graphml_variants(topology)):
+        path = os.path.join(files, "graphml-" + name + ".graphml")
+        write_variant(path, content)
+        for p in runner("topology", i):
+            cname = "graphml/%s/%s" % (name, p.name)
+            args = p.small_args(work) + ["--topology=" + path] + db_arg(p, cname.replace("/", "_"))
+            cases.append(Case(cname, p, args, expect, file_needles(path, needles),
+                              (os.path.basename(path), line) if line else None))
     with open(os.path.join(REPO, "data", "schedules", "3x3-rotating.json")) as f:
         schedule = f.read()
     for i, (name, content, expect, line, needles) in enumerate(schedule_variants(schedule)):
