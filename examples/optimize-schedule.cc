@@ -12,18 +12,18 @@
 //   ./optimize-schedule --synthetic=32 --topologySeed=1 --capabilities=unicast --json=-
 //   ./optimize-schedule --synthetic=64 --optimizerBudget=45   # best so far after 45 s, with gap
 //
-// --json=FILE writes (--json=- prints, instead of the text) the whole result as one JSON object (OptimizationReport::ToJson): "best" (the
-// schedule with the pattern of every clique, "round_times_s", "score" in seconds, lower is
-// better, and the bound and gap of the search) and "baselines" (each with "name", "patterns",
-// "round_times_s" and "score"; or "name" and "excluded", the reason, for a baseline whose fixed
-// pattern the capabilities or --patterns exclude).
+// --json=FILE writes (--json=- prints, instead of the text) the whole result as one JSON object
+// (OptimizationReport::ToJson): "best" (the schedule with the pattern of every clique,
+// "round_times_s", "score" in seconds, lower is better, and the bound and gap of the search) and
+// "baselines" (each with "name", "patterns", "round_times_s" and "score"; or "name" and "excluded",
+// the reason, for a baseline whose fixed pattern the capabilities or --patterns exclude).
 //
 // The options are those of every program (ExperimentOptions, doc/options-table.rst), with the
 // same defaults and meaning: the same flags given to nine-city-training simulate the network
 // this program predicts (--linkRate sets the private links only; --accessRate the islands'
 // access links). Impossible input (unreadable or disconnected topology, unknown island or more
-// islands than cities, out-of-range numbers, bad capability set, pattern or aggregation design) exits with status 2 and a message; a
-// progress line goes to stderr during long searches.
+// islands than cities, out-of-range numbers, bad capability set, pattern or aggregation design)
+// exits with status 2 and a message; a progress line goes to stderr during long searches.
 
 #include "ns3/baseline-schedules.h"
 #include "ns3/cost-model.h"

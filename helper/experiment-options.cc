@@ -1284,9 +1284,10 @@ ExperimentOptions::OptimizerIslands(const Topology& topology, const NetworkGraph
         int64_t metro = graph.MetroNode(c);
         if (metro < 0 || graph.FindEdge(graph.IslandNode(c), static_cast<uint32_t>(metro)) < 0)
         {
-            throw std::invalid_argument("--islands: " + c + " has neither a device nor a public "
-                                        "path in " + topology.GetName() +
-                                        ": it cannot host an island");
+            throw std::invalid_argument("--islands: " + c +
+                                        " has neither a device nor a public "
+                                        "path in " +
+                                        topology.GetName() + ": it cannot host an island");
         }
         if (!seen.insert(c).second)
         {

@@ -154,13 +154,12 @@ CheckNodeIds(const std::string& path, const std::string& text)
             {
                 for (const char* end : {"source", "target"})
                 {
-                    std::string id =
-                        element.get<std::string>(std::string("<xmlattr>.") + end, "");
+                    std::string id = element.get<std::string>(std::string("<xmlattr>.") + end, "");
                     if (!ids.count(id))
                     {
-                        throw InputError(path, lineOf("edge", edgeIndex), std::string("edge ") + end,
-                                         "edge " + std::string(end) + " '" + id +
-                                             "' is not the id of a node");
+                        throw InputError(
+                            path, lineOf("edge", edgeIndex), std::string("edge ") + end,
+                            "edge " + std::string(end) + " '" + id + "' is not the id of a node");
                     }
                 }
                 ++edgeIndex;

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <iostream>
 #include <mutex>
-#include <sstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3

@@ -49,8 +49,9 @@ struct BaselineResult
  * \endcode
  * Scores are seconds (lower is better); a schedule that never reaches the goal has score
  * null. A baseline that fixes a pattern the capabilities do not allow is listed as
- * { "name": ..., "excluded": "pattern tree is excluded by ...", "metadata": {} }, not costed. "patterns" lists the pattern of every clique of every round (cliques of two or more;
- * an empty list for a round where every island sits out).
+ * { "name": ..., "excluded": "pattern tree is excluded by ...", "metadata": {} }, not costed.
+ * "patterns" lists the pattern of every clique of every round (cliques of two or more; an empty
+ * list for a round where every island sits out).
  */
 struct OptimizationReport
 {

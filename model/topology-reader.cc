@@ -122,8 +122,9 @@ ReadCities(Topology& topo, const CsvTable& t)
         if (std::isnan(c.latitude) != std::isnan(c.longitude))
         {
             throw InputError(t.File(), row.line, std::isnan(c.latitude) ? "latitude" : "longitude",
-                             "city '" + c.code + "' has only one of latitude and longitude "
-                             "(give both, or leave both empty when unknown)");
+                             "city '" + c.code +
+                                 "' has only one of latitude and longitude "
+                                 "(give both, or leave both empty when unknown)");
         }
         AddRow(t, row, {}, [&] { topo.AddCity(c); });
     }

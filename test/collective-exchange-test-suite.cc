@@ -884,13 +884,12 @@ class CollectiveExchangeTestSuite : public TestSuite
         // then charged the whole way down). See doc/intelligent-network.rst, "tree".
         AddTestCase(new FluidAgreementTestCase("a chain of 3 at 1 Gbps",
                                                ChainTopology({1e9, 1e9}, {5e-3, 7e-3}, kAccessRate),
-                                               {"C0", "C1", "C2"}, ExchangePattern::TREE,
-                                               10000000, 0.04),
+                                               {"C0", "C1", "C2"}, ExchangePattern::TREE, 10000000,
+                                               0.04),
                     TestCase::QUICK);
-        AddTestCase(new FluidAgreementTestCase("a dumbbell with a 1 Gbps trunk",
-                                               DumbbellTopology(10e9, 1e9),
-                                               {"A0", "A1", "B0", "B1"}, ExchangePattern::TREE,
-                                               10000000, 0.04),
+        AddTestCase(new FluidAgreementTestCase(
+                        "a dumbbell with a 1 Gbps trunk", DumbbellTopology(10e9, 1e9),
+                        {"A0", "A1", "B0", "B1"}, ExchangePattern::TREE, 10000000, 0.04),
                     TestCase::QUICK);
         AddTestCase(new DefaultPatternTestCase, TestCase::QUICK);
         for (ExchangePattern p :

@@ -12,8 +12,8 @@
 #include "ns3/topology-reader.h"
 
 #include <cmath>
-#include <sys/stat.h>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace ns3;
 using ns3::testutil::TempDir;
@@ -189,10 +189,10 @@ TEST(GraphmlTopologyReader, BadInputNamed)
     expectError(dir.Write("two.graphml", two), "more than one top-level <graph>");
     // Parallel edges are merged by summing their rates: a sum beyond ns-3's largest rate is
     // refused (before: SIGFPE in DataRate at the first packet).
-    expectError(dir.Write("sum.graphml",
-                          Graphml(ab, Edge(0, 1, "<data key=\"d39\">1e19</data>") +
-                                          Edge(1, 0, "<data key=\"d39\">1e19</data>"))),
-                "2 parallel edges A-B merge into one link of at least 1.8e19");
+    expectError(
+        dir.Write("sum.graphml", Graphml(ab, Edge(0, 1, "<data key=\"d39\">1e19</data>") +
+                                                 Edge(1, 0, "<data key=\"d39\">1e19</data>"))),
+        "2 parallel edges A-B merge into one link of at least 1.8e19");
     // Not a regular file (a pipe would block the reader forever).
     std::string fifo = dir.Path() + "/pipe.graphml";
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);

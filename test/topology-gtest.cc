@@ -211,10 +211,10 @@ TEST(TopologyErrors, DeviceNamedAfterACity)
 TEST(TopologyErrors, SectionWithoutHeaderRowIsNamed)
 {
     TempDir dir;
-    auto p = dir.Write("t.topology",
-                       Replace(SmallTopology(), "code,name,latitude,longitude\nAAA,Alpha,10,20\n"
-                                                "BBB,Beta,-10,-20\n",
-                               "# nothing yet\n"));
+    auto p = dir.Write("t.topology", Replace(SmallTopology(),
+                                             "code,name,latitude,longitude\nAAA,Alpha,10,20\n"
+                                             "BBB,Beta,-10,-20\n",
+                                             "# nothing yet\n"));
     auto e = ExpectInputError([&] { TopologyReader::ReadFile(p); }, "t.topology", 2, "cities");
     EXPECT_NE(std::string(e.what()).find("section [cities] has no header row"), std::string::npos);
 }
