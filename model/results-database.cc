@@ -880,9 +880,18 @@ ResultsDatabase::InsertRun(const RunRecord& run,
                            double wallTimeS,
                            const std::string& error)
 {
-    std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    // UTC to the microsecond (ISO 8601): with the parameters, a run's identity when databases
+    // are merged (scripts/merge-results.py); whole seconds made runs of one second look alike.
+    auto clock = std::chrono::system_clock::now();
+    std::time_t now = std::chrono::system_clock::to_time_t(clock);
+    auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                      clock.time_since_epoch()) %
+                  std::chrono::seconds(1);
+    char seconds[32];
+    std::strftime(seconds, sizeof seconds, "%Y-%m-%dT%H:%M:%S", std::gmtime(&now));
+    char stamp[48];
+    std::snprintf(stamp, sizeof stamp, "%s.%06lldZ", seconds,
+                  static_cast<long long>(micros.count()));
     auto i64 = [](uint64_t v) { return Value(static_cast<int64_t>(v)); };
     auto textOrNull = [](const std::string& s) { return s.empty() ? Value(nullptr) : Value(s); };
     return Insert("runs",

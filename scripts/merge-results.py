@@ -78,7 +78,8 @@ def merge_one(con, path):
             counts = _merge_attached(con, path)
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            if con.in_transaction:  # (a failed statement may have ended it: keep its error)
+                con.execute("ROLLBACK")
             raise
     finally:
         con.execute("DETACH DATABASE src")
@@ -120,25 +121,31 @@ def _merge_attached(con, path):
     complete = {r[0] for r in con.execute(
         "SELECT DISTINCT run_key FROM main.runs WHERE status = 'complete' AND run_key IS NOT "
         "NULL")}
-    existing = set(con.execute("SELECT run_key, status, created_at FROM main.runs").fetchall())
+    # A run's identity: key, status, creation time (to the microsecond since 2026-12-07, to
+    # the second before) and its parameters (every setting): two different runs made in the
+    # same second are two runs; the very same row merged twice is one.
+    existing = set(con.execute(
+        "SELECT run_key, status, created_at, parameters FROM main.runs").fetchall())
     id_map = {}
     skipped = 0
     col_list = ", ".join(quote(c) for c in run_cols)
     key_at = run_cols.index("run_key")
     status_at = run_cols.index("status")
     created_at = run_cols.index("created_at")
+    params_at = run_cols.index("parameters") if "parameters" in run_cols else None
     for row in con.execute("SELECT run_id, %s FROM src.runs ORDER BY run_id" %
                            col_list).fetchall():
         old_id, values = row[0], row[1:]
         key, status = values[key_at], values[status_at]
-        if (key is not None and key in complete) or \
-                (key, status, values[created_at]) in existing:
+        identity = (key, status, values[created_at],
+                    values[params_at] if params_at is not None else None)
+        if (key is not None and key in complete) or identity in existing:
             skipped += 1
             continue
         cur = con.execute("INSERT INTO main.runs(%s) VALUES(%s)" %
                           (col_list, ", ".join("?" * len(values))), values)
         id_map[old_id] = cur.lastrowid
-        existing.add((key, status, values[created_at]))
+        existing.add(identity)
         if status == "complete" and key is not None:
             complete.add(key)
 
@@ -181,7 +188,10 @@ def main(argv):
     out, inputs = argv[1], argv[2:]
     out_abs = os.path.abspath(out)
     for path in inputs:
-        if os.path.abspath(path) == out_abs:
+        # The same file under another name (a hard or symbolic link) is the same database.
+        same = os.path.abspath(path) == out_abs or (
+            os.path.exists(path) and os.path.exists(out) and os.path.samefile(path, out))
+        if same:
             sys.stderr.write("merge-results: %s is both output and input\n" % path)
             return 2
     try:

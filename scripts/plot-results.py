@@ -167,8 +167,21 @@ def load_runs(con, where):
         runs[run_id] = cfg
     for key, want in where:
         runs = {r: c for r, c in runs.items()
-                if value_text(c.get(key, c.get("run." + key))) == want}
+                if where_matches(c.get(key, c.get("run." + key)), want)}
     return runs
+
+
+def where_matches(value, want):
+    """--where KEY=VALUE: the text as recorded, or the same number however written
+    (linkRate=5e9 matches 5000000000)."""
+    text = value_text(value)
+    if text == want:
+        return True
+    try:
+        a, b = float(text), float(want)
+    except (TypeError, ValueError):
+        return False
+    return a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b))
 
 
 def varying(runs, ignore=()):

@@ -533,6 +533,29 @@ def check_static_contract(options, declared, where, lineno, program):
     return None
 
 
+TIME_UNITS = {"y": 365 * 86400.0, "d": 86400.0, "h": 3600.0, "min": 60.0, "s": 1.0,
+              "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12, "fs": 1e-15}
+RATE_PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12,
+               "Ki": 1024.0, "Mi": 1024.0 ** 2, "Gi": 1024.0 ** 3, "Ti": 1024.0 ** 4}
+
+
+def ns3_quantity(text):
+    """An ns-3 Time ('10ms', '+1e+07ns') or DataRate ('5Gbps', '1Mb/s', '2MB/s') string as
+    (kind, value in seconds or bit/s); None if it is neither. The sweep passes what the spec
+    says; the program records ns-3's own spelling (a Time in ns)."""
+    m = re.fullmatch(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z/]+)\s*",
+                     str(text))
+    if not m:
+        return None
+    number, unit = float(m.group(1)), m.group(2)
+    if unit in TIME_UNITS:
+        return ("time", number * TIME_UNITS[unit])
+    r = re.fullmatch(r"(|k|K|M|G|T|Ki|Mi|Gi|Ti)(bps|b/s|Bps|B/s)", unit)
+    if r:
+        return ("rate", number * RATE_PREFIX[r.group(1)] * (8 if r.group(2)[0] == "B" else 1))
+    return None
+
+
 def recorded_value_matches(name, value, recorded, row):
     """Does the value a program recorded for parameter \\p name match what the sweep passed?"""
     columns = {"RngRun": "run_number", "RngSeed": "seed", "mode": "mode", "schedule": "schedule",
@@ -549,6 +572,9 @@ def recorded_value_matches(name, value, recorded, row):
         a, b = float(recorded), float(value)
         return a == b or abs(a - b) <= 1e-9 * max(abs(a), abs(b))
     text = str(recorded)
+    a, b = ns3_quantity(text), ns3_quantity(value)
+    if a and b and a[0] == b[0]:  # '10ms' passed, '+1e+07ns' recorded
+        return a[1] == b[1] or abs(a[1] - b[1]) <= 1e-9 * max(abs(a[1]), abs(b[1]))
     base = os.path.basename(text)
     return text == value or base in (value, value + ".json", value + ".topology")
 
@@ -666,7 +692,9 @@ def record_failure(db, run, error, wall_s):
     parameters = {k: (float(v) if is_number(v) and not re.fullmatch(r"[-+]?\d+", v)
                       else int(v) if re.fullmatch(r"[-+]?\d+", v) else v)
                   for k, v in params.items()}
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    now = time.time()  # UTC to the microsecond, as the programs write it
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + ".%06dZ" % (
+        int(now * 1e6) % 1000000)
     con = connect(db)
     try:
         con.execute("BEGIN IMMEDIATE")

@@ -135,6 +135,12 @@ class TestGrouping(unittest.TestCase):
         d = data(out, "round-time-vs-link-rate")
         for r in d["source"]["run_ids"]:
             self.assertEqual(params(r)["lossRate"], 0)
+        # A number selects however it is written (lossRate=0.0, 0e0 and 0 are one value).
+        p = plot(out, "--only", "round-time", "--max-panels", "1", "--where", "lossRate=0e0",
+                 "--where", "schedule=all-in-one")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(data(out, "round-time-vs-link-rate")["source"]["run_ids"],
+                         d["source"]["run_ids"])
 
 
 class TestOptimizedAndMaps(unittest.TestCase):

@@ -471,6 +471,53 @@ class TestSlurm(unittest.TestCase):
         self.assertEqual(count(os.path.join(d, "m2.db")), 4)
 
 
+class TestMergeDirectRuns(unittest.TestCase):
+    """Runs without a key (every direct run of a program) survive a merge: two different runs
+    made in the same second are two runs (created_at is to the microsecond, and the parameters
+    tell even whole-second stamps apart); the same row merged twice is one."""
+
+    def test_unkeyed_runs_are_not_taken_for_copies(self):
+        d = workdir("merge-direct")
+        direct = os.path.join(d, "direct.db")
+        prog = os.path.join(BUILD, "nine-city-training")
+        for ct in ("0.01", "0.02", "0.03"):
+            p = subprocess.run([prog, "--modelBytes=1e5", "--rounds=1", "--quiet=1",
+                                "--computeTime=" + ct, "--db=" + direct],
+                               capture_output=True, text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+        stamps = [r[0] for r in query(direct, "SELECT created_at FROM runs")]
+        for s in stamps:
+            self.assertRegex(s, r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
+        # A database of the older format: whole-second stamps, the same for three runs that
+        # differ in one parameter, and one exact copy of a row.
+        old = os.path.join(d, "old.db")
+        shutil.copy(direct, old)
+        con = sqlite3.connect(old)
+        con.execute("UPDATE runs SET created_at = '2026-12-01T10:00:00Z'")
+        con.execute("INSERT INTO runs(run_key, status, created_at, program, parameters) "
+                    "SELECT run_key, status, created_at, program, parameters FROM runs "
+                    "WHERE run_id = 1")
+        con.commit()
+        con.close()
+        merge = os.path.join(SRC, "scripts", "merge-results.py")
+        out = os.path.join(d, "out.db")
+        for source, added, skipped in ((direct, 3, 0), (direct, 0, 3), (old, 3, 1)):
+            m = subprocess.run([PY, merge, out, source], capture_output=True, text=True,
+                               timeout=120)
+            self.assertEqual(m.returncode, 0, m.stderr)
+            self.assertIn("%d runs added, %d skipped" % (added, skipped), m.stderr)
+        self.assertEqual(query(out, "SELECT COUNT(*) FROM runs")[0][0], 6)
+        # Rounds follow their runs: every run of OUT has its round.
+        self.assertEqual(query(out, "SELECT COUNT(*) FROM runs WHERE run_id NOT IN "
+                                    "(SELECT run_id FROM rounds)")[0][0], 0)
+        # The output given again as an input under another name (a hard link) is refused.
+        link = os.path.join(d, "same.db")
+        os.link(out, link)
+        m = subprocess.run([PY, merge, link, out], capture_output=True, text=True, timeout=120)
+        self.assertEqual(m.returncode, 2, m.stderr)
+        self.assertIn("both output and input", m.stderr)
+
+
 class TestSchema(unittest.TestCase):
     """The sweep creates table runs exactly as the C++ ResultsDatabase does."""
 
@@ -731,6 +778,13 @@ class TestContract(unittest.TestCase):
                      "RngRun = 2\nschedule = all-in-one\n" + TINY)
         p = sweep(spec, "--check")
         self.assertEqual(p.returncode, 0, p.stderr)
+        # An attribute with units, as doc/sweeps.rst writes it: the program records ns-3's
+        # spelling ('+1e+07ns' for 10ms), the same value (the check compared text before).
+        spec = write(os.path.join(d, "u.sweep"), "ns3::TrainingIsland::ComputeTime = 10ms, "
+                     "50ms\nschedule = all-in-one\n" + TINY)
+        p = sweep(spec, "--check")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("keeps the contract", p.stderr)
 
     def test_sweep_records_what_it_passed(self):
         d = workdir("contract-record")
