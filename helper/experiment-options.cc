@@ -1578,9 +1578,30 @@ ExperimentOptions::ParametersJson() const
                 info.initialValue->SerializeToString(info.checker);
         }
     }
+    // --mode and --capabilities are one setting (refused when they disagree): both as in
+    // effect, whichever was given (a run with --capabilities=unicast,multicast is multicast).
+    if (p.contains("mode"))
+    {
+        p["mode"] = EffectiveMode(*this);
+    }
+    if (p.contains("capabilities") && p["capabilities"].is_string() &&
+        p["capabilities"].get<std::string>().empty())
+    {
+        NetworkCapabilities set;
+        set.SetSwitches(EffectiveMode(*this));
+        p["capabilities"] = set.SetName();
+    }
     for (const auto& [path, value] : m_userAttributes)
     {
         p[path] = value;
+    }
+    // Every ns-3 global as in effect, however it was set (the command line, NS_GLOBAL_VALUE,
+    // a default): e.g. ChecksumEnabled, SimulatorImplementationType.
+    for (auto g = GlobalValue::Begin(); g != GlobalValue::End(); ++g)
+    {
+        StringValue v;
+        (*g)->GetValue(v);
+        p[(*g)->GetName()] = v.Get();
     }
     for (const auto& [name, value] : m_userGlobals)
     {

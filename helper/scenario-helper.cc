@@ -247,6 +247,23 @@ ScenarioHelper::PlanFor(uint32_t island) const
     return plans;
 }
 
+bool
+ScenarioHelper::UsesPattern(ExchangePattern pattern) const
+{
+    for (std::size_t p = 0; p < m_schedule.Period(); ++p)
+    {
+        const auto& cliques = m_schedule.RoundAt(p).cliques;
+        for (std::size_t c = 0; c < cliques.size(); ++c)
+        {
+            if (cliques[c].size() >= 2 && PatternOf(p, c) == pattern)
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 ExchangePattern
 ScenarioHelper::PatternOf(std::size_t p, std::size_t c) const
 {
@@ -515,12 +532,18 @@ ScenarioHelper::DescribeTree(const std::vector<AggregationNode>& tree,
 void
 ScenarioHelper::BuildAggregation()
 {
+    if (!UsesPattern(ExchangePattern::AGGREGATION))
+    {
+        return; // (a restriction such as --patterns=all-to-all under aggregation capabilities)
+    }
     if (WireFormat::IpBytes(m_caps.slotBytes) > m_mtu)
     {
-        throw std::invalid_argument("aggregation slot size " + std::to_string(m_caps.slotBytes) +
-                                    " bytes does not fit the MTU " + std::to_string(m_mtu) +
-                                    " (largest: " +
-                                    std::to_string(WireFormat::MaxPayload(m_mtu)) + ")");
+        throw std::invalid_argument(
+            "aggregation slot size " + std::to_string(m_caps.slotBytes) +
+            " bytes does not fit the MTU " + std::to_string(m_mtu) + " (largest: " +
+            std::to_string(WireFormat::MaxPayload(m_mtu)) +
+            "; the slot is --slotBytes, by default the segment size rounded up to a multiple "
+            "of 4: lower --slotBytes or --segmentSize, or raise --mtu)");
     }
     for (std::size_t p = 0; p < m_schedule.Period(); ++p)
     {
@@ -529,7 +552,9 @@ ScenarioHelper::BuildAggregation()
         std::vector<std::pair<std::size_t, std::vector<uint32_t>>> planned;
         for (std::size_t c = 0; c < cliques.size(); ++c)
         {
-            if (cliques[c].size() < 2)
+            // Only the cliques that aggregate: under aggregation capabilities a schedule (or a
+            // restriction) may give a clique another pattern.
+            if (cliques[c].size() < 2 || PatternOf(p, c) != ExchangePattern::AGGREGATION)
             {
                 continue;
             }
@@ -892,7 +917,7 @@ ScenarioHelper::Build()
         {
             UintegerValue seg;
             app->GetAttribute("SegmentSize", seg);
-            if (m_caps.RichestPattern() == ExchangePattern::AGGREGATION && seg.Get() > m_caps.slotBytes)
+            if (UsesPattern(ExchangePattern::AGGREGATION) && seg.Get() > m_caps.slotBytes)
             {
                 throw std::invalid_argument("SegmentSize " + std::to_string(seg.Get()) +
                                             " is larger than an aggregation slot (" +
@@ -968,6 +993,21 @@ ScenarioHelper::Build()
                     std::to_string(learner->second->Dimension() * 8) + " bytes)");
             }
             app->SetLearner(learner->second);
+        }
+        else
+        {
+            UintegerValue modelBytes;
+            UintegerValue check;
+            app->GetAttribute("ModelBytes", modelBytes);
+            app->GetAttribute("CheckValues", check);
+            if (check.Get() * 8 > modelBytes.Get())
+            {
+                // Refused here, before the simulation (TrainingIsland would abort at start).
+                throw std::invalid_argument(
+                    "CheckValues " + std::to_string(check.Get()) + " does not fit the model: " +
+                    "the values travel as 8-byte doubles (" + std::to_string(check.Get() * 8) +
+                    " bytes) inside ModelBytes " + std::to_string(modelBytes.Get()));
+            }
         }
         ConnectTraces(app, id);
         app->SetStartTime(Seconds(0));

@@ -186,6 +186,8 @@ class ScenarioHelper
     std::vector<IslandRoundPlan> PlanFor(uint32_t island) const;
     /// The pattern of clique \p c of period round \p p (the schedule's, else NetworkCapabilities::DefaultPattern).
     ExchangePattern PatternOf(std::size_t p, std::size_t c) const;
+    /// True if some clique (of two or more) of the schedule's period uses \p pattern.
+    bool UsesPattern(ExchangePattern pattern) const;
     /// Check every clique's pattern and plan the structure of the unicast collectives.
     void BuildCollectives();
     void BuildMulticast();

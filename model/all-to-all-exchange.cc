@@ -42,7 +42,7 @@ AllToAllExchange::SendModel()
 {
     for (uint32_t target : m_ctx.plan.targets)
     {
-        SendTo(target, 0, m_ctx.modelBytes, Slice(m_ctx.values, 0, m_ctx.valueCount));
+        SendTo(target, 0, ModelMessageBytes(), Slice(m_ctx.values, 0, m_ctx.valueCount));
     }
 }
 

@@ -210,6 +210,12 @@ Exchange::Split(uint64_t bytes, uint64_t valueStart, uint64_t values, uint32_t n
     return pieces;
 }
 
+uint64_t
+Exchange::ModelMessageBytes() const
+{
+    return Split(m_ctx.modelBytes, 0, m_ctx.valueCount, 1, m_ctx.segmentSize).front().bytes;
+}
+
 void
 Exchange::Track(Ptr<IslandTransport> transport, uint64_t handle)
 {

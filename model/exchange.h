@@ -155,6 +155,11 @@ class Exchange : public Object
 
   protected:
     void DoDispose() override;
+    /// Payload bytes of a message carrying the whole model: ModelBytes, grown to the room the
+    /// island's values need where they fill nearly all of it (Split with one piece: a segment
+    /// carries floor(SegmentSize / 8) doubles, so a segment size that is not a multiple of 8
+    /// leaves a few bytes of each segment unused).
+    uint64_t ModelMessageBytes() const;
     /// Mark the exchange complete and tell the island (once).
     void Complete();
     /// Send a message through the unicast transport to island \p to.

@@ -46,7 +46,7 @@ MulticastExchange::SendModel()
     m.receivers = plan.targets;
     m.dest = plan.group;
     m.groupDevices = plan.groupDevices;
-    m.bytes = m_ctx.modelBytes;
+    m.bytes = ModelMessageBytes();
     m.values = Slice(m_ctx.values, 0, m_ctx.valueCount);
     auto usage = m_ctx.usage;
     m.usage = [usage]() { return usage(UdpTransport::GROUP_TAG); };

@@ -111,7 +111,7 @@ uint64_t
 ParameterServerExchange::MessageBytes() const
 {
     // The model, grown to the room its values need if they fill nearly all of it.
-    return Split(m_ctx.modelBytes, 0, m_ctx.valueCount, 1, m_ctx.segmentSize).front().bytes;
+    return ModelMessageBytes();
 }
 
 ExchangeResult

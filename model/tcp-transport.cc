@@ -170,6 +170,14 @@ TcpTransport::NeedsPacing() const
 }
 
 bool
+TcpTransport::NeedsEcn() const
+{
+    // ns-3's TcpDctcp turns ECN on in its Init; a socket told Off afterwards ignores the marks
+    // DCTCP reacts to.
+    return m_congestionControl.GetName() == "ns3::TcpDctcp";
+}
+
+bool
 TcpTransport::SupportsGroups() const
 {
     return false;
@@ -246,7 +254,7 @@ TcpTransport::Start()
     m_listener->SetAttribute("SegmentSize", UintegerValue(m_tcpSegmentSize));
     if (auto base = DynamicCast<TcpSocketBase>(m_listener))
     {
-        base->SetUseEcn(m_ecn ? TcpSocketState::On : TcpSocketState::Off);
+        base->SetUseEcn(m_ecn || NeedsEcn() ? TcpSocketState::On : TcpSocketState::Off);
         base->SetPacingStatus(m_pacing || NeedsPacing());
     }
     NS_ABORT_MSG_IF(m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
@@ -334,7 +342,7 @@ TcpTransport::Open(uint32_t peer, uint32_t round)
     c.sndBuf = static_cast<uint32_t>(snd);
     if (auto base = DynamicCast<TcpSocketBase>(c.socket))
     {
-        base->SetUseEcn(m_ecn ? TcpSocketState::On : TcpSocketState::Off);
+        base->SetUseEcn(m_ecn || NeedsEcn() ? TcpSocketState::On : TcpSocketState::Off);
         base->SetPacingStatus(m_pacing || NeedsPacing());
         base->TraceConnectWithoutContext(
             "Tx",

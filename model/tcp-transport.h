@@ -118,6 +118,8 @@ class TcpTransport : public IslandTransport
     uint64_t Bdp(uint32_t peer) const;
     /// True if the congestion control cannot work without pacing (BBR).
     bool NeedsPacing() const;
+    /// Dctcp: ECN on whatever Ecn says (DCTCP without ECN is NewReno-like, ignoring marks).
+    bool NeedsEcn() const;
     void Pump(Connection& c);
     void OnConnected(Ptr<Socket> socket);
     void OnConnectFailed(Ptr<Socket> socket);
