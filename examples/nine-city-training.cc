@@ -7,7 +7,8 @@
 // busiest links, and appends the run to an SQLite results database.
 //
 //   ./nine-city-training --schedule=3x3-rotating --rounds=4 --modelBytes=100e6 --db=results.db
-//   ./nine-city-training --topology=Abilene.graphml --mode=multicast   # optimizer's schedule
+//   ./nine-city-training --topology=test/data/zoo-test.graphml --mode=multicast  # optimized
+//   (any Internet Topology Zoo GraphML file, e.g. Abilene.graphml from topology-zoo.org)
 //
 // Every option (ExperimentOptions, doc/options-table.rst) has a default; --PrintHelp lists
 // them. Without --schedule the optimizer's best schedule for the topology is run. Exit

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Search the rotating-clique schedule, and the exchange pattern of every clique, that minimises
-// the seconds to consensus on a topology for a capability set; print it beside the baselines
+// the objective (--objective: by default the predicted training time, or the seconds to
+// consensus) on a topology for a capability set; print it beside the baselines
 // (ring and tree all-reduce, parameter server, all-to-all, grid, exponential graph, DiLoCo),
 // and write it as a schedule file the ns-3 scenario can run.
 //
