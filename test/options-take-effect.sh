@@ -175,5 +175,11 @@ rows() { sqlite3 "$DB" "SELECT round, clique, duration_s FROM rounds WHERE run_i
 same=$([ "$(rows "${dctcp[false]}")" = "$(rows "${dctcp[true]}")" ] && echo 1 || echo 0)
 marks=$(sqlite3 "$DB" "SELECT ecn_marks FROM runs WHERE run_id = ${dctcp[false]}")
 check "Dctcp without --tcpEcn runs as with it ($marks marks)" "$same == 1 and ${marks:-0} > 0"
+# 7. A restriction that leaves aggregation out under aggregation capabilities runs what it
+#    names (before: refused, every clique was planned as an aggregation).
+sim --runKey=agg-restricted --mode=aggregation --patterns=all-to-all --schedule=3x3-rotating
+run=$(last_run)
+pat=$(sqlite3 "$DB" "SELECT group_concat(DISTINCT pattern) FROM rounds WHERE run_id = $run")
+check "--mode=aggregation --patterns=all-to-all runs all-to-all (got '$pat')" "'$pat' == 'all-to-all'"
 [ "$fail" = 0 ] && echo "every setting took effect and was recorded"
 exit "$fail"
