@@ -303,8 +303,8 @@ def topology_variants(text):
     return v
 
 
-def doublezero_variants(topology_text):
-    """The nine-city network as a DoubleZero sample directory, and broken ones."""
+def topology_sections(topology_text):
+    """{section: [cells of each row, header first]} of a topology file in our format."""
     sections, current = {}, None
     for line in topology_text.splitlines():
         if line.startswith("["):
@@ -312,6 +312,12 @@ def doublezero_variants(topology_text):
             sections[current] = []
         elif current and line and not line.startswith("#"):
             sections[current].append(line.split(","))
+    return sections
+
+
+def doublezero_variants(topology_text):
+    """The nine-city network as a DoubleZero sample directory, and broken ones."""
+    sections = topology_sections(topology_text)
     devices = "Device,Edge,Operator\n" + "".join(
         "%s,%s,%s\n" % (r[0], r[2], r[3]) for r in sections["devices"][1:])
     private = "Device1,Device2,Latency,Bandwidth,Uptime,Shared\n" + "".join(
@@ -359,13 +365,7 @@ def graphml_variants(topology_text):
     the city codes, so the shipped schedules fit), and broken ones: what Boost's read_graphml
     alone would accept silently (an edge to an unknown node id, a node id twice, a second
     graph) or crash on later (parallel edges summing beyond ns-3's largest rate)."""
-    sections, current = {}, None
-    for line in topology_text.splitlines():
-        if line.startswith("["):
-            current = line.strip("[]")
-            sections[current] = []
-        elif current and line and not line.startswith("#"):
-            sections[current].append(line.split(","))
+    sections = topology_sections(topology_text)
     cities = sections["cities"][1:]
     city_of = {r[0]: r[1] for r in sections["devices"][1:]}
     index = {r[0]: i for i, r in enumerate(cities)}

@@ -38,21 +38,10 @@ expect_error tiny-fpga-memory "FPGA memory" --capabilities=unicast,multicast,agg
 expect_error duplicate-island "twice" --islands=AMS,FRA,AMS
 # Codes in any case: the same city twice, whatever the case.
 expect_error duplicate-island-case "twice" --islands=ams,FRA,AMS
-# A city with no device and no public path has no link: it cannot host an island.
-cat >"$TMP/alone.topology" <<'TOPO'
-[cities]
-code,name,latitude,longitude
-AAA,A,0,0
-BBB,B,1,1
-CCC,C,2,2
-[devices]
-device,city,edge_gbps
-AAA1,AAA,10
-BBB1,BBB,10
-[private_links]
-device_a,device_b,latency_ms,capacity_gbps
-AAA1,BBB1,3,10
-TOPO
+# A city with no device and no public path has no link: it cannot host an island (the split
+# network above with a third city and a link between the first two).
+sed -e 's/^BBB,B,1,1$/BBB,B,1,1\nCCC,C,2,2/' "$TMP/split.topology" >"$TMP/alone.topology"
+echo "AAA1,BBB1,3,10" >>"$TMP/alone.topology"
 expect_error linkless-island "CCC has neither a device nor a public path" \
     --topology="$TMP/alone.topology" --islands=AAA,BBB,CCC
 finish_cases "all impossible inputs rejected clearly"
