@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -1337,6 +1338,17 @@ ScenarioHelper::Collect(double wallS) const
         r.retransmittedBytes += st.retxBytes;
         r.ecnEchoes += st.ecnEchoes;
         r.ecnReductions += st.ecnReductions;
+    }
+    for (uint32_t i = 0; i < m_apps.GetN(); ++i)
+    {
+        r.fixedPointOverflows += DynamicCast<TrainingIsland>(m_apps.Get(i))->GetOverflows();
+    }
+    if (r.fixedPointOverflows > 0)
+    {
+        // Loud: a saturated sum is not the mean (recorded in runs.fixed_point_overflows too).
+        std::cerr << "warning: " << r.fixedPointOverflows
+                  << " fixed-point overflows: some aggregation sums saturated and are not "
+                     "exact (values beyond the range of --fixedPointBits; lower it)\n";
     }
     return r;
 }

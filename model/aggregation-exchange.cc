@@ -220,13 +220,22 @@ AggregationExchange::FallbackSum(uint64_t& overflows) const
             overflow = !FixedPoint::AddChecked(acc[j], fp.Encode(v[j], o)) || o || overflow;
         }
     };
-    if (m_ctx.values)
+    // Every member adds in the same order, by island id, so that all hold the same int32 sums
+    // even where a sum saturates (int32 addition that overflows is not associative).
+    std::vector<uint32_t> order = m_ctx.plan.peers;
+    order.push_back(m_ctx.island);
+    std::sort(order.begin(), order.end());
+    for (uint32_t member : order)
     {
-        add(*m_ctx.values);
-    }
-    for (uint32_t peer : m_ctx.plan.peers)
-    {
-        auto it = m_models.find(peer);
+        if (member == m_ctx.island)
+        {
+            if (m_ctx.values)
+            {
+                add(*m_ctx.values);
+            }
+            continue;
+        }
+        auto it = m_models.find(member);
         if (it != m_models.end())
         {
             add(it->second);

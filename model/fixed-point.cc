@@ -65,6 +65,7 @@ FixedPoint::AddChecked(int32_t& acc, int32_t v)
     int64_t s = static_cast<int64_t>(acc) + v;
     if (s < std::numeric_limits<int32_t>::min() || s > std::numeric_limits<int32_t>::max())
     {
+        acc = s < 0 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max();
         return false;
     }
     acc = static_cast<int32_t>(s);

@@ -34,7 +34,8 @@ class FixedPoint
     /// Encode \p v; sets \p overflow (and saturates) if it does not fit an int32.
     int32_t Encode(double v, bool& overflow) const;
     double Decode(int64_t q) const;
-    /// acc += v in int32 arithmetic; returns false (acc unchanged) on overflow.
+    /// acc += v in int32 arithmetic; on overflow acc saturates (INT32_MIN or INT32_MAX, as a
+    /// fixed-point DSP does) and false is returned: the caller flags the sum as inexact.
     static bool AddChecked(int32_t& acc, int32_t v);
 
     /// Encode a vector; returns the number of values that overflowed.

@@ -409,7 +409,8 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
         m_busyUntil = start + service;
         m_busy += service;
         Time ready = m_busyUntil + m_latency - now;
-        bool overflowed = fromChild && (h.flags & IslandHeader::FLAG_OVERFLOW);
+        // A child FPGA's partial sum that overflowed, or a member's value that saturated.
+        bool overflowed = (h.flags & IslandHeader::FLAG_OVERFLOW) != 0;
         auto outcome = st.queue->Contribute(member, h.seq, lanes, now, overflowed);
         if (h.flags & IslandHeader::FLAG_RETRANSMISSION)
         {

@@ -49,7 +49,7 @@ class IslandHeader : public Header
     {
         FLAG_RETRANSMISSION = 1, ///< This segment was sent before.
         FLAG_VALUES = 2,         ///< The payload starts with real values (see TrainingIsland).
-        FLAG_OVERFLOW = 4,       ///< A RESULT whose fixed-point sum overflowed.
+        FLAG_OVERFLOW = 4, ///< A RESULT whose sum overflowed, or a CONTRIBUTION that saturated.
         FLAG_FALLBACK = 8,       ///< A model multicast because the clique's FPGA failed.
         FLAG_ECN_ECHO = 16,      ///< ACK/RESULT: a congestion mark (CE) arrived.
         FLAG_TAIL = 32,          ///< DATA: sent after the message's last new segment (the

@@ -56,7 +56,8 @@ CREATE TABLE IF NOT EXISTS runs(
   ecn_marks INTEGER,
   ecn_echoes INTEGER,
   ecn_reductions INTEGER,
-  retransmitted_bytes INTEGER);
+  retransmitted_bytes INTEGER,
+  fixed_point_overflows INTEGER);
 CREATE INDEX IF NOT EXISTS runs_key ON runs(run_key);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_complete_key ON runs(run_key)
   WHERE status = 'complete' AND run_key IS NOT NULL;
@@ -586,6 +587,7 @@ ResultsDatabase::CheckAndPrepare()
             {"runs", "ecn_echoes", "INTEGER"},
             {"runs", "ecn_reductions", "INTEGER"},
             {"runs", "retransmitted_bytes", "INTEGER"},
+            {"runs", "fixed_point_overflows", "INTEGER"},
         };
         for (const auto& [table, column, type] : added)
         {
@@ -924,12 +926,12 @@ ResultsDatabase::SetRunCounts(int64_t runId, const RunCounts& c)
 {
     auto i64 = [](uint64_t v) { return Value(static_cast<int64_t>(v)); };
     Query("UPDATE runs SET transport = ?, queue_disc = ?, ecn = ?, queue_drops = ?, "
-          "ecn_marks = ?, ecn_echoes = ?, ecn_reductions = ?, retransmitted_bytes = ? "
-          "WHERE run_id = ?",
+          "ecn_marks = ?, ecn_echoes = ?, ecn_reductions = ?, retransmitted_bytes = ?, "
+          "fixed_point_overflows = ? WHERE run_id = ?",
           {c.transport.empty() ? Value(nullptr) : Value(c.transport),
            c.queueDisc.empty() ? Value(nullptr) : Value(c.queueDisc), Value(int64_t{c.ecn}),
            i64(c.queueDrops), i64(c.ecnMarks), i64(c.ecnEchoes), i64(c.ecnReductions),
-           i64(c.retransmittedBytes), Value(runId)});
+           i64(c.retransmittedBytes), i64(c.fixedPointOverflows), Value(runId)});
 }
 
 void

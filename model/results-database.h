@@ -63,6 +63,8 @@ struct RunCounts
     uint64_t ecnEchoes = 0;    ///< Congestion-mark echoes the senders heard.
     uint64_t ecnReductions = 0; ///< Window reductions marks caused.
     uint64_t retransmittedBytes = 0; ///< Payload bytes sent again.
+    /// Fixed-point saturations the islands saw (ScenarioResult::fixedPointOverflows).
+    uint64_t fixedPointOverflows = 0;
 };
 
 /// RoundRecord::pattern of an aggregation clique-round whose members gave up on the FPGA and

@@ -35,7 +35,7 @@ ScenarioResult::Write(ResultsDatabase& db, const RunRecord& run) const
     {
         int64_t id = db.InsertRun(run, complete ? "complete" : "failed", simTimeS, wallTimeS, error);
         db.SetRunCounts(id, RunCounts{transport, queueDisc, ecn, queueDrops, ecnMarks, ecnEchoes,
-                                      ecnReductions, retransmittedBytes});
+                                      ecnReductions, retransmittedBytes, fixedPointOverflows});
         for (const auto& r : rounds)
         {
             db.InsertRound(id, r);

@@ -33,6 +33,10 @@ struct ScenarioResult
     std::string queueDisc = "none"; ///< Egress queue discipline.
     bool ecn = false;        ///< UDP data sent ECN-capable (ns3::UdpTransport::Ecn).
     uint64_t retransmittedBytes = 0; ///< Payload bytes sent again, all islands.
+    /// Fixed-point saturations, summed over the islands (TrainingIsland::GetOverflows: values
+    /// that did not fit int32 when encoded, result segments whose FPGA sum saturated, sums a
+    /// member computed itself after an FPGA failure): 0 when every aggregation sum was exact.
+    uint64_t fixedPointOverflows = 0;
     std::vector<RoundRecord> rounds;
     std::vector<IslandRoundRecord> islandRounds;
     std::vector<LinkRecord> links;

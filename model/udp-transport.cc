@@ -516,7 +516,7 @@ UdpTransport::Resume(uint64_t handle)
 }
 
 Ptr<Packet>
-UdpTransport::MakePayload(const OutMessage& m, uint32_t seq)
+UdpTransport::MakePayload(const OutMessage& m, uint32_t seq, bool* overflowed)
 {
     uint32_t payload = SegmentPayload(m, seq);
     uint32_t perSegment = ValuesPerSegment(m.type);
@@ -543,6 +543,10 @@ UdpTransport::MakePayload(const OutMessage& m, uint32_t seq)
             bool overflow = false;
             int32_t q = fp.Encode(src[i], overflow);
             m_encodeOverflows += overflow ? 1 : 0;
+            if (overflow && overflowed)
+            {
+                *overflowed = true;
+            }
             std::memcpy(buf.data() + 4 * i, &q, 4);
         }
     }
@@ -610,11 +614,18 @@ UdpTransport::SendNext(uint64_t handle)
         }
         return; // idle, or blocked by the window until an ack or a sum returns
     }
-    Ptr<Packet> p = MakePayload(s.msg, seq);
+    bool encodeOverflow = false;
+    Ptr<Packet> p = MakePayload(s.msg, seq, &encodeOverflow);
     uint32_t payload = p->GetSize();
     IslandHeader h;
     h.type = s.msg.type;
     h.flags = s.msg.flags | (retx ? IslandHeader::FLAG_RETRANSMISSION : 0);
+    if (encodeOverflow && s.msg.type == IslandHeader::CONTRIBUTION)
+    {
+        // A value saturated at encoding: the FPGA's sum of this segment is inexact (counted
+        // there and flagged on the result, as a sum that overflows).
+        h.flags |= IslandHeader::FLAG_OVERFLOW;
+    }
     if (retx && s.msg.type == IslandHeader::DATA && s.state.AllNewSent())
     {
         // After the last new segment nothing else would tell the receivers about the tail:

@@ -227,7 +227,9 @@ class UdpTransport : public IslandTransport
     uint32_t DescribedRanges() const;
     uint32_t SegmentPayload(const OutMessage& m, uint32_t seq) const;
     uint32_t ValuesPerSegment(uint8_t type) const;
-    Ptr<Packet> MakePayload(const OutMessage& m, uint32_t seq);
+    /// The payload of segment \p seq of \p m (its values, fixed point for contributions);
+    /// \p overflowed, if given, is set when a contribution's value did not fit int32.
+    Ptr<Packet> MakePayload(const OutMessage& m, uint32_t seq, bool* overflowed = nullptr);
     void SendNext(uint64_t handle);
     /// Local flow control: how long \p s must wait for its egress queues to drain below
     /// HostQueue (zero: send now).

@@ -60,8 +60,14 @@ TEST(FixedPoint, OverflowIsDetectedNotWrapped)
     fp.Encode(std::nan(""), o);
     EXPECT_TRUE(o);
     int32_t acc = std::numeric_limits<int32_t>::max() - 5;
-    EXPECT_FALSE(FixedPoint::AddChecked(acc, 6));
-    EXPECT_EQ(acc, std::numeric_limits<int32_t>::max() - 5);
     EXPECT_TRUE(FixedPoint::AddChecked(acc, 5));
+    EXPECT_EQ(acc, std::numeric_limits<int32_t>::max());
+    acc = std::numeric_limits<int32_t>::max() - 5;
+    // Overflow saturates (a contribution is never silently left out) and is reported.
+    EXPECT_FALSE(FixedPoint::AddChecked(acc, 6));
+    EXPECT_EQ(acc, std::numeric_limits<int32_t>::max());
+    acc = std::numeric_limits<int32_t>::min() + 1;
+    EXPECT_FALSE(FixedPoint::AddChecked(acc, -2));
+    EXPECT_EQ(acc, std::numeric_limits<int32_t>::min());
     EXPECT_THROW(FixedPoint(31), std::invalid_argument);
 }

@@ -379,6 +379,112 @@ class OverflowReportedTestCase : public TestCase
     }
 };
 
+/// A learner whose every parameter is \p value; it keeps the sums it is given.
+class ConstantLearner : public IslandLearner
+{
+  public:
+    explicit ConstantLearner(double value)
+        : m_value(value)
+    {
+    }
+
+    std::size_t Dimension() const override
+    {
+        return 200;
+    }
+
+    void LocalSteps(uint32_t, uint32_t) override
+    {
+    }
+
+    std::vector<double> Parameters() const override
+    {
+        return std::vector<double>(Dimension(), m_value);
+    }
+
+    void Synchronize(uint32_t, const std::vector<std::vector<double>>&) override
+    {
+    }
+
+    void SynchronizeSum(uint32_t, const std::vector<double>& sum, uint32_t) override
+    {
+        sums.push_back(sum);
+    }
+
+    std::vector<std::vector<double>> sums; ///< Per round.
+
+  private:
+    double m_value;
+};
+
+/**
+ * Sums beyond int32 (16 fraction bits: |sum| < 32768) saturate and are flagged, counted in
+ * ScenarioResult::fixedPointOverflows (runs.fixed_point_overflows), and every member merges
+ * the same sum: through the FPGA (one result) and after the FPGA failed (each member sums
+ * itself, in island-id order). Before: an overflowing addition left the accumulator as it was
+ * (a contribution silently missing, the result depending on arrival order), members of a
+ * fallback summed own value first and ended with different models, and a value that saturated
+ * at a member's encoding was counted nowhere (found by a training audit).
+ */
+class SaturatedSumsTestCase : public TestCase
+{
+  public:
+    explicit SaturatedSumsTestCase(bool failFpga)
+        : TestCase(std::string("fixed-point sums beyond int32 saturate, flagged, the same at ") +
+                   "every member (" + (failFpga ? "FPGA failed: members sum" : "FPGA sums") + ")"),
+          m_failFpga(failFpga)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ScenarioHelper s;
+        s.SetTopology(StarTopology(3, 10e9, 1e-3, kEdgeRate));
+        s.SetSchedule(AllLeaves(3));
+        NetworkCapabilities caps = NetworkCapabilities::ForPattern(ExchangePattern::AGGREGATION);
+        caps.aggregationTimeoutS = 0.02;
+        s.SetCapabilities(caps);
+        s.SetIslandAttribute("ModelBytes", UintegerValue(100000));
+        // 20000 + 30000 - 15000 = 35000: every value fits, the sum does not (L0 also saturates
+        // at encoding with 40000 in the second variant below).
+        std::map<std::string, std::shared_ptr<ConstantLearner>> learners{
+            {"L0", std::make_shared<ConstantLearner>(m_failFpga ? 40000.0 : 20000.0)},
+            {"L1", std::make_shared<ConstantLearner>(30000.0)},
+            {"L2", std::make_shared<ConstantLearner>(-15000.0)}};
+        for (const auto& [city, l] : learners)
+        {
+            s.SetLearner(city, l);
+        }
+        s.Build();
+        if (m_failFpga)
+        {
+            s.FailFpga("HUBD", Seconds(0));
+        }
+        ScenarioResult r = s.Run();
+        NS_TEST_ASSERT_MSG_EQ(r.complete, true, r.error);
+        uint64_t seen = 0;
+        for (const auto& city : s.GetIslandCities())
+        {
+            seen += s.GetIsland(city)->GetOverflows();
+        }
+        NS_TEST_EXPECT_MSG_GT(r.fixedPointOverflows, 0u, "overflows counted in the result");
+        NS_TEST_EXPECT_MSG_EQ(r.fixedPointOverflows, seen, "the islands' count, recorded");
+        const auto& first = learners.at("L0")->sums;
+        NS_TEST_ASSERT_MSG_EQ(first.size(), 1u, "one round merged");
+        for (const auto& [city, l] : learners)
+        {
+            NS_TEST_ASSERT_MSG_EQ(l->sums.size(), 1u, city << ": one round merged");
+            NS_TEST_EXPECT_MSG_EQ((l->sums[0] == first[0]), true,
+                                  city << " merged a sum different from L0's: " << l->sums[0][0]
+                                       << " against " << first[0][0]);
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_failFpga;
+};
+
 /// Bad aggregation set-ups fail at Build() with a clear message.
 class RouterConfigurationErrorTestCase : public TestCase
 {
@@ -448,6 +554,8 @@ class RouterModelsTestSuite : public TestSuite
         AddTestCase(new ExactUnderLossTestCase(ExchangePattern::MULTICAST), TestCase::QUICK);
         AddTestCase(new ExactUnderLossTestCase(ExchangePattern::AGGREGATION), TestCase::QUICK);
         AddTestCase(new OverflowReportedTestCase, TestCase::QUICK);
+        AddTestCase(new SaturatedSumsTestCase(false), TestCase::QUICK);
+        AddTestCase(new SaturatedSumsTestCase(true), TestCase::QUICK);
         AddTestCase(new RouterConfigurationErrorTestCase, TestCase::QUICK);
     }
 };
