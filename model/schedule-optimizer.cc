@@ -506,7 +506,7 @@ ScheduleOptimizer::Energy(const Scored& s)
 }
 
 OptimizerResult
-ScheduleOptimizer::Result(const Scored& s, const std::string& method)
+ScheduleOptimizer::Result(const Scored& s, const std::string& method, bool keepPhase)
 {
     OptimizerResult r;
     Scored full = s;
@@ -518,7 +518,7 @@ ScheduleOptimizer::Result(const Scored& s, const std::string& method)
     // Better() prefers (equal scores: the smallest state), so that the same optimum is
     // reported in the same phase whichever capability set or search order found it.
     const State found = full.state;
-    for (std::size_t k = 1; k < found.size(); ++k)
+    for (std::size_t k = 1; k < found.size() && !keepPhase; ++k)
     {
         State rotated(found.begin() + k, found.end());
         rotated.insert(rotated.end(), found.begin(), found.begin() + k);
@@ -624,7 +624,7 @@ ScheduleOptimizer::Evaluate(const Schedule& schedule)
         }
         m_rounds[state[r]] = RoundInfo{rc.roundS, rc.patterns};
     }
-    OptimizerResult result = Result(Score(state), "evaluated");
+    OptimizerResult result = Result(Score(state), "evaluated", true);
     result.schedule.SetName(schedule.GetName());
     result.schedule.SetDescription(schedule.GetDescription());
     // Forget the forced patterns: the search's cache holds BestRound costs only.

@@ -181,7 +181,9 @@ class ScheduleOptimizer
     Partition FromRound(const IndexRound& round) const;
     State FromSchedule(const Schedule& schedule, std::size_t period) const;
     Schedule ToSchedule(const State& state, const std::string& name) const;
-    OptimizerResult Result(const Scored& s, const std::string& method);
+    /// The result of \p s, in the rotation Better() prefers unless \p keepPhase (Evaluate: the
+    /// given schedule as given; under the consensus objective rotations need not tie).
+    OptimizerResult Result(const Scored& s, const std::string& method, bool keepPhase = false);
 
     /// The cliques (two or more members) of a partition, as island nodes.
     CostModel::NodeCliques NodeCliquesOf(const Partition& p) const;

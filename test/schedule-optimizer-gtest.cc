@@ -511,6 +511,28 @@ TEST(ScheduleOptimizer, EvaluateKeepsTheGivenPatterns)
     EXPECT_DOUBLE_EQ(opt.Exact(1).score, free.score);
 }
 
+TEST(ScheduleOptimizer, EvaluateScoresTheScheduleInItsOwnPhase)
+{
+    // Under the consensus objective (rounds to target counted from the first round) a rotation
+    // can score differently: DiLoCo-4 with its all-island round last needs four rounds. The
+    // baseline is scored as built (before: as its best rotation, the all-island round first,
+    // one round; found by an optimizer audit).
+    NetworkGraph g = NineCity(10e9);
+    CostModel cm(g, Caps("unicast"), Params(1e9, 0.1));
+    std::vector<std::string> islands{"AMS", "FRA", "LON", "NYC"};
+    OptimizerOptions o;
+    o.objective = std::make_shared<ConsensusTimeObjective>(islands.size());
+    ScheduleOptimizer opt(cm, islands, o);
+    Schedule diloco = BaselineSchedules::DiLoCo(islands, 4);
+    OptimizerResult r = opt.Evaluate(diloco);
+    ASSERT_EQ(r.schedule.Period(), 4u);
+    for (std::size_t k = 0; k < 4; ++k)
+    {
+        EXPECT_EQ(r.schedule.Rounds()[k].cliques.size(), diloco.Rounds()[k].cliques.size()) << k;
+    }
+    EXPECT_EQ(r.consensus.roundsToTarget, 4u);
+}
+
 TEST(ScheduleOptimizer, ThirtyTwoIslandsWithAggregationComplete)
 {
     // Islands joined only by public paths (no device, no FPGA) cannot aggregate: such cliques
