@@ -89,7 +89,8 @@ struct RoundCost
  *
  * Patterns: Round(cliques, patterns) costs the given patterns; Round(cliques) and a schedule
  * round without patterns use DefaultPattern() (the richest allowed pattern of the capability
- * set, NetworkCapabilities::DefaultPattern, which the ns-3 layer runs too). BestRound chooses the pattern of every clique jointly:
+ * set, NetworkCapabilities::DefaultPattern, which the ns-3 layer runs too). BestRound chooses the pattern of every clique jointly
+ * (heuristically: it can miss an assignment that changes two cliques at once):
  * for every level of NetworkCapabilities::PatternLevels in turn (unicast patterns, then
  * +multicast, then +aggregation) it evaluates every single-pattern assignment (a clique the
  * pattern cannot carry keeps its fastest pattern alone) and the greedy assignment (every
