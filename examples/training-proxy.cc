@@ -23,9 +23,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 
 using namespace ns3;
 
@@ -84,16 +86,31 @@ main(int argc, char* argv[])
                 "own loss", "own acc", "consensus");
     std::printf("%5s %10.4f %11.6f %9.4f %11.6f %9.4f %10.6f\n", "init", 0.0, initial.loss,
                 initial.accuracy, initial.loss, initial.accuracy, 0.0);
+    // Each island's model and local loss as it finished round r (without barriers, faster
+    // islands are rounds ahead when the last one finishes r).
+    std::map<uint32_t, decltype(TrainingMetrics::Vectors(learners))> held;
+    std::map<uint32_t, std::vector<double>> localLoss;
+    scenario.SetIslandRoundObserver([&](const std::string& city, uint32_t round) {
+        auto at = std::find(cities.begin(), cities.end(), city) - cities.begin();
+        auto& v = held[round];
+        auto& l = localLoss[round];
+        v.resize(learners.size());
+        l.resize(learners.size());
+        v[at] = learners[at]->Vector();
+        l[at] = learners[at]->LastLocalLoss();
+    });
     scenario.SetRoundObserver([&](uint32_t round, double time) {
-        auto vectors = TrainingMetrics::Vectors(learners);
+        auto vectors = std::move(held[round]);
+        auto losses = std::move(localLoss[round]);
+        held.erase(round);
+        localLoss.erase(round);
         Evaluation average = TrainingMetrics::AverageModel(*task, vectors);
         double consensus = TrainingMetrics::ConsensusDistance(vectors);
         auto islands = TrainingMetrics::IslandEvaluations(*task, vectors);
         for (std::size_t i = 0; i < learners.size(); ++i)
         {
-            TrainingRecord row{
-                round,           cities[i],    time,     learners[i]->LastLocalLoss(),
-                islands[i].loss, average.loss, consensus};
+            TrainingRecord row{round,           cities[i],    time,     losses[i],
+                               islands[i].loss, average.loss, consensus};
             row.globalAccuracy = islands[i].accuracy;
             row.meanGlobalAccuracy = average.accuracy;
             rows.push_back(row);

@@ -826,6 +826,13 @@ ScenarioHelper::SetLearner(const std::string& city, std::shared_ptr<IslandLearne
 }
 
 void
+ScenarioHelper::SetIslandRoundObserver(
+    std::function<void(const std::string&, uint32_t)> observer)
+{
+    m_islandRoundObserver = observer;
+}
+
+void
 ScenarioHelper::SetRoundObserver(std::function<void(uint32_t, double)> observer)
 {
     m_roundObserver = observer;
@@ -1098,6 +1105,10 @@ ScenarioHelper::ConnectTraces(Ptr<TrainingIsland> app, uint32_t island)
         "RoundFinished",
         Callback<void, uint32_t, Time, Time>([this, island](uint32_t round, Time, Time end) {
             m_stats[{island, round}].end = end.GetSeconds();
+            if (m_islandRoundObserver)
+            {
+                m_islandRoundObserver(m_graph->Nodes()[island].name, round);
+            }
             if (++m_finishCount[round] == m_islandIds.size() && m_roundObserver)
             {
                 m_roundObserver(round, end.GetSeconds());

@@ -93,6 +93,10 @@ class ScenarioHelper
     /// Called with (round, time) when the last island finished a round (after every island's
     /// synchronisation of that round, before the next one starts when rounds are barriers).
     void SetRoundObserver(std::function<void(uint32_t, double)> observer);
+    /// Called with (city, round) when that island finished the round (its synchronisation of
+    /// the round merged; before the round observer when it is the last island). Without
+    /// barriers faster islands go on: what an island holds after round r is only there then.
+    void SetIslandRoundObserver(std::function<void(const std::string&, uint32_t)> observer);
     /// The structure of one clique's exchange under a pattern (members are island nodes).
     using ExchangeProvider =
         std::function<CliqueExchange(const std::vector<uint32_t>& members, ExchangePattern)>;
@@ -274,6 +278,7 @@ class ScenarioHelper
     std::map<uint32_t, uint32_t> m_finishCount; ///< round -> islands that finished it (all modes)
     std::map<std::string, std::shared_ptr<IslandLearner>> m_learners;
     std::function<void(uint32_t, double)> m_roundObserver;
+    std::function<void(const std::string&, uint32_t)> m_islandRoundObserver;
     uint32_t m_finishedIslands = 0;
     double m_lastFinish = 0;
     std::map<IslandRoundKey, IslandRoundStats> m_stats;
