@@ -12,11 +12,20 @@
 #include "ns3/point-to-point-helper.h"
 
 #include <cmath>
+#include <iostream>
+#include <set>
 #include <stdexcept>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace ns3
 {
+
+namespace
+{
+/// NetAnim writes at most this many packets into netanim.xml (warned when reached).
+constexpr uint64_t kMaxAnimPackets = 1000000;
+} // namespace
 
 ExperimentTraces::ExperimentTraces() = default;
 ExperimentTraces::~ExperimentTraces() = default;
@@ -42,19 +51,38 @@ ExperimentTraces::Install(const ExperimentOptions& options, const ScenarioHelper
     {
         throw std::invalid_argument("--traceDir=" + m_dir + ": cannot create the directory");
     }
+    // Before anything runs: a file there, or a directory we cannot write, would abort the
+    // pcap writers (or lose the FlowMonitor file) only later.
+    if (stat(m_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    {
+        throw std::invalid_argument("--traceDir=" + m_dir + ": exists and is not a directory");
+    }
+    if (access(m_dir.c_str(), W_OK | X_OK) != 0)
+    {
+        throw std::invalid_argument("--traceDir=" + m_dir + ": the directory is not writable");
+    }
     const WanNetwork& network = scenario.GetNetwork();
     const NetworkGraph& graph = scenario.GetGraph();
     if (pcap)
     {
         PointToPointHelper p2p;
+        std::set<std::string> used;
         for (uint32_t e = 0; e < graph.EdgeCount(); ++e)
         {
             const GraphEdge& edge = graph.Edges()[e];
             const uint32_t ends[2] = {edge.a, edge.b};
             for (uint32_t side = 0; side < 2; ++side)
             {
-                std::string file = m_dir + "/" + graph.Nodes()[ends[side]].name + "-" +
-                                   graph.Nodes()[ends[1 - side]].name + ".pcap";
+                // Names may hold '-': P-Q -> R and P -> Q-R would both be P-Q-R; the second
+                // gets its link index (two writers of one file overwrite each other).
+                std::string base =
+                    graph.Nodes()[ends[side]].name + "-" + graph.Nodes()[ends[1 - side]].name;
+                if (!used.insert(base).second)
+                {
+                    base += "~" + std::to_string(e);
+                    used.insert(base);
+                }
+                std::string file = m_dir + "/" + base + ".pcap";
                 p2p.EnablePcap(file, network.Edge(e).device[side], false, true);
                 m_files.push_back(file);
             }
@@ -82,7 +110,7 @@ ExperimentTraces::Install(const ExperimentOptions& options, const ScenarioHelper
         std::string file = m_dir + "/netanim.xml";
         m_anim = std::make_unique<AnimationInterface>(file);
         m_anim->EnablePacketMetadata(false);
-        m_anim->SetMaxPktsPerTraceFile(1000000);
+        m_anim->SetMaxPktsPerTraceFile(kMaxAnimPackets);
         for (uint32_t id = 0; id < graph.NodeCount(); ++id)
         {
             m_anim->UpdateNodeDescription(network.GetNode(id), graph.Nodes()[id].name);
@@ -101,6 +129,11 @@ ExperimentTraces::Finish()
         m_flowMonitor->SerializeToXmlFile(file, true, true);
         m_files.push_back(file);
         m_flowMonitor = nullptr;
+    }
+    if (m_anim && m_anim->GetTracePktCount() >= kMaxAnimPackets)
+    {
+        std::cerr << "warning: " << m_dir << "/netanim.xml holds the first " << kMaxAnimPackets
+                  << " packets only (NetAnim's per-file limit); later ones are not in it\n";
     }
     m_anim.reset();
     return m_files;

@@ -24,15 +24,18 @@ class ScenarioHelper;
  * \ingroup intelligent-network
  * \brief The --pcap, --flowmon and --netanim outputs of a scenario (ns-3's own tools).
  *
- * Files go to --traceDir (created if needed), named by the graph's node names (city codes for
- * islands, device names for routers):
+ * Files go to --traceDir (created if needed; its parent must exist; an existing file or an
+ * unwritable directory is refused before anything runs), named by the graph's node names
+ * (city codes for islands, device names for routers, `<city>-metro` and the like):
  * - pcap: `<node>-<peer>.pcap` for the point-to-point device of `<node>` on its link to
- *   `<peer>` (e.g. `FRA1-AMS1.pcap`, `AMS-AMS1.pcap` for AMS's access link), PPP framing;
+ *   `<peer>` (e.g. `FRA1-AMS1.pcap`, `AMS-AMS-metro.pcap` for AMS's access link), PPP
+ *   framing; names may hold '-', so a name already taken gets `~<link index>`;
  * - FlowMonitor: `flowmon.xml` (per-flow statistics with histograms). FlowMonitor classifies
  *   IPv4 unicast only: multicast streams and FPGA results are not in it (the LinkMonitor
  *   tables of the results database count every byte);
  * - NetAnim: `netanim.xml`, nodes described by name and placed by longitude and latitude of
- *   their city (devices next to their city's island); packet metadata off.
+ *   their city (devices next to their city's island); packet metadata off; at most 1,000,000
+ *   packets (NetAnim's per-file limit: a warning says when a run had more).
  */
 class ExperimentTraces
 {

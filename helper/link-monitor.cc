@@ -8,6 +8,7 @@
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/island-header.h"
 #include "ns3/model-payload-tag.h"
+#include "ns3/tcp-l4-protocol.h"
 #include "ns3/udp-l4-protocol.h"
 
 #include <type_traits>
@@ -49,11 +50,32 @@ LinkMonitor::Install(const WanNetwork& network)
 void
 LinkMonitor::OnSendOutgoing(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t)
 {
+    ModelPayloadTag tag;
+    if (packet->PeekPacketTag(tag))
+    {
+        return;
+    }
+    if (header.GetProtocol() == TcpL4Protocol::PROT_NUMBER)
+    {
+        // The tcp transport: a segment's payload is the stream's bytes, the model's with its
+        // messages' framing (TcpTransport: 28 bytes per message); acks carry none.
+        uint8_t tcp[13];
+        if (packet->GetSize() < 20)
+        {
+            return;
+        }
+        packet->CopyData(tcp, sizeof(tcp));
+        const uint32_t tcpHeader = 4u * (tcp[12] >> 4);
+        if (packet->GetSize() > tcpHeader)
+        {
+            packet->AddPacketTag(ModelPayloadTag(packet->GetSize() - tcpHeader,
+                                                 packet->GetSize() + header.GetSerializedSize()));
+        }
+        return;
+    }
     // The packet holds the UDP header, the IslandHeader (type first) and the payload.
     const uint32_t headers = 8 + IslandHeader::SERIALIZED_SIZE;
-    ModelPayloadTag tag;
-    if (header.GetProtocol() != UdpL4Protocol::PROT_NUMBER || packet->GetSize() < headers ||
-        packet->PeekPacketTag(tag))
+    if (header.GetProtocol() != UdpL4Protocol::PROT_NUMBER || packet->GetSize() < headers)
     {
         return;
     }
