@@ -1242,7 +1242,9 @@ ScheduleOptimizer::Optimize()
     best.evaluated = m_evaluated;
     best.simulated = m_rounds.size();
     best.bound = bound;
-    best.budgetExhausted = m_outOfBudget;
+    // The budget changed the result only if it cut a search short: the exact searches do not
+    // stop for it, so a result proven optimal never reports it spent.
+    best.budgetExhausted = m_outOfBudget && !allExact;
     best.optimal = allExact;
     best.gap = allExact || !(bound > 0) ? 0.0 : best.score / bound - 1;
     return best;

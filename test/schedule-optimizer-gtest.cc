@@ -644,6 +644,14 @@ TEST(ScheduleOptimizer, CandidateBudgetReturnsTheBestSoFarWithAValidGap)
         EXPECT_TRUE(std::isfinite(c.score)) << set;
         EXPECT_LE(c.bound, exact.score * (1 + 1e-12)) << set;
         EXPECT_GE(c.gap, 0) << set;
+        // The exact search does not stop for a budget: a result proven optimal never reports
+        // the budget spent, however small (it did when a seed had spent it; optimizer audit).
+        OptimizerOptions tiny;
+        tiny.budgetCandidates = 1;
+        OptimizerResult e = ScheduleOptimizer(cm, g.IslandCities(), tiny).Optimize();
+        EXPECT_TRUE(e.optimal) << set;
+        EXPECT_FALSE(e.budgetExhausted) << set;
+        EXPECT_EQ(e.score, exact.score) << set;
     }
     OptimizerOptions bad;
     bad.budgetS = -1;
