@@ -124,6 +124,29 @@ CheckNodeIds(const std::string& path, const std::string& text)
     std::size_t nodeIndex = 0;
     std::size_t edgeIndex = 0;
     std::set<std::string> ids;
+    // Keys: a <data> element naming a key no <key> declares (Boost: 'unrecognized type ""').
+    std::set<std::string> keys;
+    for (const auto& [name, key] : *root)
+    {
+        if (name == "key")
+        {
+            keys.insert(key.get<std::string>("<xmlattr>.id", ""));
+        }
+    }
+    auto checkData = [&](const pt::ptree& element, const std::string& what) {
+        for (const auto& [child, data] : element)
+        {
+            if (child == "data")
+            {
+                std::string key = data.get<std::string>("<xmlattr>.key", "");
+                if (!keys.count(key))
+                {
+                    throw InputError(path, 0, what + " data key",
+                                     "<data key=\"" + key + "\"> names no declared <key>");
+                }
+            }
+        }
+    };
     for (const auto& [name, graph] : *root)
     {
         if (name != "graph")
@@ -140,6 +163,7 @@ CheckNodeIds(const std::string& path, const std::string& text)
             if (child == "node")
             {
                 std::string id = element.get<std::string>("<xmlattr>.id", "");
+                checkData(element, "node '" + id + "'");
                 if (!ids.insert(id).second)
                 {
                     throw InputError(path, lineOf("node", nodeIndex), "node id",
@@ -152,6 +176,7 @@ CheckNodeIds(const std::string& path, const std::string& text)
         {
             if (child == "edge")
             {
+                checkData(element, "edge " + std::to_string(edgeIndex));
                 for (const char* end : {"source", "target"})
                 {
                     std::string id = element.get<std::string>(std::string("<xmlattr>.") + end, "");

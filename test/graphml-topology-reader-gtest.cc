@@ -193,6 +193,12 @@ TEST(GraphmlTopologyReader, BadInputNamed)
         dir.Write("sum.graphml", Graphml(ab, Edge(0, 1, "<data key=\"d39\">1e19</data>") +
                                                  Edge(1, 0, "<data key=\"d39\">1e19</data>"))),
         "2 parallel edges A-B merge into one link of at least 1.8e19");
+    // A <data> element naming an undeclared key (Boost: 'unrecognized type ""', no key named).
+    expectError(dir.Write("key.graphml", Graphml(Node(0, "A", "1", "1") +
+                                                     "<node id=\"1\"><data key=\"d99\">x</data>"
+                                                     "</node>\n",
+                                                 Edge(0, 1))),
+                "field 'node '1' data key': <data key=\"d99\"> names no declared <key>");
     // Not a regular file (a pipe would block the reader forever).
     std::string fifo = dir.Path() + "/pipe.graphml";
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
