@@ -88,22 +88,24 @@ main(int argc, char* argv[])
                 initial.accuracy, initial.loss, initial.accuracy, 0.0);
     // Each island's model and local loss as it finished round r (without barriers, faster
     // islands are rounds ahead when the last one finishes r).
-    std::map<uint32_t, decltype(TrainingMetrics::Vectors(learners))> held;
-    std::map<uint32_t, std::vector<double>> localLoss;
+    struct Held
+    {
+        decltype(TrainingMetrics::Vectors(learners)) vectors;
+        std::vector<double> losses;
+    };
+    std::map<uint32_t, Held> held;
     scenario.SetIslandRoundObserver([&](const std::string& city, uint32_t round) {
         auto at = std::find(cities.begin(), cities.end(), city) - cities.begin();
-        auto& v = held[round];
-        auto& l = localLoss[round];
-        v.resize(learners.size());
-        l.resize(learners.size());
-        v[at] = learners[at]->Vector();
-        l[at] = learners[at]->LastLocalLoss();
+        Held& h = held[round];
+        h.vectors.resize(learners.size());
+        h.losses.resize(learners.size());
+        h.vectors[at] = learners[at]->Vector();
+        h.losses[at] = learners[at]->LastLocalLoss();
     });
     scenario.SetRoundObserver([&](uint32_t round, double time) {
-        auto vectors = std::move(held[round]);
-        auto losses = std::move(localLoss[round]);
-        held.erase(round);
-        localLoss.erase(round);
+        auto node = held.extract(round);
+        const auto& vectors = node.mapped().vectors;
+        const auto& losses = node.mapped().losses;
         Evaluation average = TrainingMetrics::AverageModel(*task, vectors);
         double consensus = TrainingMetrics::ConsensusDistance(vectors);
         auto islands = TrainingMetrics::IslandEvaluations(*task, vectors);

@@ -1595,14 +1595,16 @@ ExperimentOptions::ParametersJson() const
     {
         p[path] = value;
     }
-    // Every ns-3 global as in effect, however it was set (the command line, NS_GLOBAL_VALUE,
-    // a default): e.g. ChecksumEnabled, SimulatorImplementationType.
+    // Every ns-3 global as in effect, however it was set (NS_GLOBAL_VALUE, a default): e.g.
+    // ChecksumEnabled, SimulatorImplementationType.
     for (auto g = GlobalValue::Begin(); g != GlobalValue::End(); ++g)
     {
         StringValue v;
         (*g)->GetValue(v);
         p[(*g)->GetName()] = v.Get();
     }
+    // A global given on the command line as the user spelt it (--ChecksumEnabled=1, not ns-3's
+    // "true"): sweeps compare the recorded value with what they passed.
     for (const auto& [name, value] : m_userGlobals)
     {
         p[name] = value;

@@ -46,14 +46,17 @@ ExperimentTraces::Install(const ExperimentOptions& options, const ScenarioHelper
     {
         m_dir = ".";
     }
-    struct stat st;
-    if (stat(m_dir.c_str(), &st) != 0 && mkdir(m_dir.c_str(), 0777) != 0)
-    {
-        throw std::invalid_argument("--traceDir=" + m_dir + ": cannot create the directory");
-    }
     // Before anything runs: a file there, or a directory we cannot write, would abort the
     // pcap writers (or lose the FlowMonitor file) only later.
-    if (stat(m_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    struct stat st;
+    if (stat(m_dir.c_str(), &st) != 0)
+    {
+        if (mkdir(m_dir.c_str(), 0777) != 0)
+        {
+            throw std::invalid_argument("--traceDir=" + m_dir + ": cannot create the directory");
+        }
+    }
+    else if (!S_ISDIR(st.st_mode))
     {
         throw std::invalid_argument("--traceDir=" + m_dir + ": exists and is not a directory");
     }

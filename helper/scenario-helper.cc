@@ -988,34 +988,25 @@ ScenarioHelper::Build()
         auto learner = m_learners.find(m_graph->Nodes()[id].name);
         if (learner != m_learners.end())
         {
-            // The real vector travels as 8-byte doubles inside the modelled payload.
-            UintegerValue modelBytes;
-            app->GetAttribute("ModelBytes", modelBytes);
-            if (learner->second->Dimension() * 8 > modelBytes.Get())
-            {
-                throw std::invalid_argument(
-                    "ModelBytes " + std::to_string(modelBytes.Get()) + " is too small for the " +
-                    "learner of " + learner->first + ": its " +
-                    std::to_string(learner->second->Dimension()) +
-                    " parameters travel as 8-byte doubles (at least " +
-                    std::to_string(learner->second->Dimension() * 8) + " bytes)");
-            }
             app->SetLearner(learner->second);
         }
-        else
+        // The island's values (the learner's vector, else CheckValues) travel as 8-byte doubles
+        // inside the modelled payload: refused here, before the simulation (TrainingIsland
+        // would abort at start).
+        UintegerValue modelBytes;
+        app->GetAttribute("ModelBytes", modelBytes);
+        const uint64_t values = app->ValueCount();
+        if (values * 8 > modelBytes.Get())
         {
-            UintegerValue modelBytes;
-            UintegerValue check;
-            app->GetAttribute("ModelBytes", modelBytes);
-            app->GetAttribute("CheckValues", check);
-            if (check.Get() * 8 > modelBytes.Get())
-            {
-                // Refused here, before the simulation (TrainingIsland would abort at start).
-                throw std::invalid_argument(
-                    "CheckValues " + std::to_string(check.Get()) + " does not fit the model: " +
-                    "the values travel as 8-byte doubles (" + std::to_string(check.Get() * 8) +
-                    " bytes) inside ModelBytes " + std::to_string(modelBytes.Get()));
-            }
+            throw std::invalid_argument(
+                learner != m_learners.end()
+                    ? "ModelBytes " + std::to_string(modelBytes.Get()) + " is too small for the " +
+                          "learner of " + learner->first + ": its " + std::to_string(values) +
+                          " parameters travel as 8-byte doubles (at least " +
+                          std::to_string(values * 8) + " bytes)"
+                    : "CheckValues " + std::to_string(values) + " does not fit the model: " +
+                          "the values travel as 8-byte doubles (" + std::to_string(values * 8) +
+                          " bytes) inside ModelBytes " + std::to_string(modelBytes.Get()));
         }
         ConnectTraces(app, id);
         app->SetStartTime(Seconds(0));

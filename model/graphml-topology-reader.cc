@@ -4,6 +4,7 @@
 #include "graphml-topology-reader.h"
 
 #include "input-error.h"
+#include "option-validator.h"
 #include "text-util.h"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -397,7 +398,7 @@ GraphmlTopologyReader::Read(const std::string& path, const GraphmlTopologyOption
                 bps = options.defaultLinkRateBps;
             }
         }
-        if (!(bps >= 1 && bps < 1.8e19))
+        if (!(bps >= 1 && bps < OptionValidator::kMaxRateBps))
         {
             throw InputError(path, 0, where + " LinkSpeed",
                              "rate out of range (1 .. <1.8e19 bit/s)");
@@ -405,7 +406,7 @@ GraphmlTopologyReader::Read(const std::string& path, const GraphmlTopologyOption
         auto key = std::make_pair(std::min(a, b), std::max(a, b));
         rate[key] += bps;
         count[key] += 1;
-        if (!(rate[key] < 1.8e19))
+        if (!(rate[key] < OptionValidator::kMaxRateBps))
         {
             throw InputError(path, 0, where + " LinkSpeed",
                              std::to_string(count[key]) + " parallel edges " + codes[key.first] +

@@ -63,9 +63,7 @@ NetworkCapabilities::WhyNotAllowed(ExchangePattern pattern) const
     {
         return "";
     }
-    NetworkCapabilities unrestricted = *this;
-    unrestricted.patterns.clear();
-    if (!unrestricted.Allows(pattern))
+    if (!SetAllows(pattern))
     {
         return "pattern " + PatternName(pattern) + " is not allowed by the capability set " +
                SetName();
@@ -87,6 +85,12 @@ NetworkCapabilities::Allows(ExchangePattern pattern) const
     {
         return false;
     }
+    return SetAllows(pattern);
+}
+
+bool
+NetworkCapabilities::SetAllows(ExchangePattern pattern) const
+{
     switch (pattern)
     {
     case ExchangePattern::MULTICAST:
@@ -157,9 +161,7 @@ NetworkCapabilities::SetPatterns(const std::string& list)
             continue;
         }
         ExchangePattern p = ParsePattern(item);
-        NetworkCapabilities unrestricted = *this;
-        unrestricted.patterns.clear();
-        if (!unrestricted.Allows(p))
+        if (!SetAllows(p))
         {
             throw std::invalid_argument("patterns: " + PatternName(p) +
                                         " is not allowed by the capability set " + SetName());
@@ -311,11 +313,9 @@ NetworkCapabilities::Validate() const
     {
         throw std::invalid_argument("capabilities: tree chunk must be at least 1 byte");
     }
-    NetworkCapabilities unrestricted = *this;
-    unrestricted.patterns.clear();
     for (ExchangePattern p : patterns)
     {
-        if (!unrestricted.Allows(p))
+        if (!SetAllows(p))
         {
             throw std::invalid_argument("capabilities: pattern " + PatternName(p) +
                                         " is not allowed by the set " + SetName());

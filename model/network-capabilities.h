@@ -87,6 +87,8 @@ struct NetworkCapabilities
     ExchangePattern DefaultPattern() const;
     /// True if the set allows \p pattern (and \c patterns, when not empty, lists it).
     bool Allows(ExchangePattern pattern) const;
+    /// True if the switches allow \p pattern, whatever the restriction \c patterns says.
+    bool SetAllows(ExchangePattern pattern) const;
     /// Why \p pattern is not allowed, as the end of a sentence ("pattern tree is excluded by
     /// the restriction to the patterns ring" or "pattern multicast is not allowed by the
     /// capability set unicast"); empty if it is allowed.

@@ -55,6 +55,24 @@ ResultJson(const std::string& name, const OptimizerResult& r)
     return j;
 }
 
+/// Why \p schedule cannot run under \p caps: the first pattern it fixes that they do not allow
+/// (NetworkCapabilities::WhyNotAllowed); empty if none.
+std::string
+ExcludedPattern(const Schedule& schedule, const NetworkCapabilities& caps)
+{
+    for (const ScheduleRound& round : schedule.Rounds())
+    {
+        for (ExchangePattern p : round.patterns)
+        {
+            if (!caps.Allows(p))
+            {
+                return caps.WhyNotAllowed(p);
+            }
+        }
+    }
+    return "";
+}
+
 } // namespace
 
 OptimizationReport
@@ -80,17 +98,7 @@ OptimizationReport::Run(const CostModel& cost, const std::vector<std::string>& i
         {
             // A baseline that fixes a pattern the capabilities do not allow (a restriction
             // such as patterns = {ring} excludes the tree all-reduce) is listed, not costed.
-            std::string why;
-            for (const ScheduleRound& round : b.schedule.Rounds())
-            {
-                for (ExchangePattern p : round.patterns)
-                {
-                    if (why.empty())
-                    {
-                        why = cost.Capabilities().WhyNotAllowed(p);
-                    }
-                }
-            }
+            const std::string why = ExcludedPattern(b.schedule, cost.Capabilities());
             report.baselines.push_back(why.empty()
                                            ? BaselineResult{b, optimizer.Evaluate(b.schedule), ""}
                                            : BaselineResult{b, OptimizerResult(), why});

@@ -92,6 +92,8 @@ class TrainingIsland : public Application
     uint64_t GetValueMismatches() const;
     /// Values that overflowed the fixed point (encoding or summing).
     uint64_t GetOverflows() const;
+    /// Values the island carries in its model: its learner's dimension, else CheckValues.
+    uint32_t ValueCount() const;
     /// Rounds in which this island fell back from a failed FPGA to multicast.
     const std::set<uint32_t>& GetFallbackRounds() const;
     /// The deterministic test value \p index of \p island in \p round (CheckValues), in [-1, 1].
@@ -131,7 +133,6 @@ class TrainingIsland : public Application
     void StopApplication() override;
 
     const IslandRoundPlan& PlanOf(uint32_t round) const;
-    uint32_t ValueCount() const;
     void StartRound(uint32_t round);
     void ComputeDone(uint32_t round);
     void ExchangeDone(uint32_t round);

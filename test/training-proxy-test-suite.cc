@@ -380,6 +380,41 @@ class IslandRoundObserverTestCase : public TestCase
     }
 };
 
+/// A learner's vector that does not fit the model is refused at Build(), naming the island.
+class LearnerTooLargeTestCase : public TestCase
+{
+  public:
+    LearnerTooLargeTestCase()
+        : TestCase("a learner's vector larger than the model is refused before the run")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Topology topo = TopologyReader::ReadFile(kData + "/nine-city.topology");
+        ScenarioHelper s;
+        s.SetTopology(topo);
+        s.SetSchedule(Schedule("pair", {ScheduleRound{{{"AMS", "LON"}}, {}}}));
+        s.SetIslandAttribute("ModelBytes", UintegerValue(100)); // 16 doubles need 128
+        s.SetLearner("AMS", std::make_shared<CountingLearner>());
+        std::string error;
+        try
+        {
+            s.Build();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(error,
+                              "ModelBytes 100 is too small for the learner of AMS: its 16 "
+                              "parameters travel as 8-byte doubles (at least 128 bytes)",
+                              "refused at Build()");
+        Simulator::Destroy();
+    }
+};
+
 class TrainingProxyTestSuite : public TestSuite
 {
   public:
@@ -396,6 +431,7 @@ class TrainingProxyTestSuite : public TestSuite
         AddTestCase(new ColocatedEquivalenceTestCase, TestCase::QUICK);
         AddTestCase(new NoCommunicationMissesTargetTestCase, TestCase::QUICK);
         AddTestCase(new IslandRoundObserverTestCase, TestCase::QUICK);
+        AddTestCase(new LearnerTooLargeTestCase, TestCase::QUICK);
     }
 };
 
