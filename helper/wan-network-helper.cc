@@ -192,6 +192,7 @@ WanNetworkHelper::InstallRoutesTo(const WanNetwork& network,
                 table->AddHostRoute(a, interface, gateway);
             }
         }
+        table->IndexHostRoutes();
     }
 }
 

@@ -236,8 +236,8 @@ PlannedRouting::RouteInput(Ptr<const Packet> p,
     return true;
 }
 
-const PlannedRouting::HostSlot*
-PlannedRouting::FindHost(uint32_t destination) const
+void
+PlannedRouting::IndexHostRoutes() const
 {
     if (m_hostIndexStale)
     {
@@ -261,6 +261,12 @@ PlannedRouting::FindHost(uint32_t destination) const
         }
         m_hostIndexStale = false;
     }
+}
+
+const PlannedRouting::HostSlot*
+PlannedRouting::FindHost(uint32_t destination) const
+{
+    IndexHostRoutes();
     // At most half full: a probe sequence always ends at an empty slot.
     const std::size_t mask = m_hostIndex.size() - 1;
     for (std::size_t i = (destination * 2654435769u) >> m_hostShift;; i = (i + 1) & mask)

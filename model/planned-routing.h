@@ -72,6 +72,10 @@ class PlannedRouting : public Ipv4RoutingProtocol
     std::size_t GetNMulticastRoutes() const;
     /// The host route to \p destination, or nullptr.
     Ptr<Ipv4Route> LookupHostRoute(Ipv4Address destination) const;
+    /// Build the host-route index now if routes changed since it was built (the first lookup
+    /// after a change does it otherwise). Installers call it when they are done, so that the
+    /// index of every node is not built, cold, by the run's first packets.
+    void IndexHostRoutes() const;
 
     // Ipv4RoutingProtocol
     Ptr<Ipv4Route> RouteOutput(Ptr<Packet> p,

@@ -284,7 +284,7 @@ UdpTransport::Unregister(const Stream& s)
 bool
 UdpTransport::RepairQueued(const Stream& s)
 {
-    return s.state.HasQueuedRetransmissions() || !s.parityQueue.empty();
+    return s.state.HasQueuedRetransmissions() || (s.parity && !s.parity->queue.empty());
 }
 
 uint64_t
@@ -370,7 +370,7 @@ UdpTransport::Send(const OutMessage& message)
     if (message.type == IslandHeader::DATA && message.dest.IsMulticast() &&
         m_multicastRepair == "parity")
     {
-        s.parity.emplace(s.state.Count(), m_parityBlock, m_parityConfidence);
+        s.parity = std::make_unique<Stream::Parity>(s.state.Count(), m_parityBlock, m_parityConfidence);
         s.state.SetQueueOnNack(false, m_parityBlock);
         ParitySources()[std::make_tuple(m_islandId, message.round, message.tag)] =
             ParitySource{this, handle};
@@ -588,7 +588,7 @@ UdpTransport::SendNext(uint64_t handle)
             return;
         }
     }
-    if (!s.parityQueue.empty())
+    if (s.parity && !s.parity->queue.empty())
     {
         // Parity before new segments, as resends.
         uint32_t payload = SendParity(s);
@@ -885,17 +885,17 @@ UdpTransport::OnRto(uint64_t handle)
             // repair: the next one aims higher): send more now (after the last new segment
             // it also draws whole-message acks, as a tail probe).
             const double lostBefore = Simulator::Now().GetSeconds() - s.srtt;
-            for (uint32_t b : s.parity->Pending())
+            for (uint32_t b : s.parity->repair.Pending())
             {
-                s.parity->OnTimeout(b, lostBefore);
+                s.parity->repair.OnTimeout(b, lostBefore);
             }
-            for (uint32_t b : s.parity->Pending())
+            for (uint32_t b : s.parity->repair.Pending())
             {
-                uint32_t due = s.parity->Due(b, lostBefore, JointRepairs(s));
-                uint32_t& inQueue = s.parityQueued[b];
+                uint32_t due = s.parity->repair.Due(b, lostBefore, JointRepairs(s));
+                uint32_t& inQueue = s.parity->queued[b];
                 for (uint32_t i = inQueue; i < due; ++i)
                 {
-                    s.parityQueue.push_back(b);
+                    s.parity->queue.push_back(b);
                 }
                 queued += due > inQueue ? due - inQueue : 0;
                 inQueue = std::max(inQueue, due);
@@ -1782,14 +1782,14 @@ UdpTransport::QueueParity(Stream& s,
                           double echo,
                           int64_t& highest)
 {
-    ParityRepair& pr = *s.parity;
+    ParityRepair& pr = s.parity->repair;
     uint32_t count = s.state.Count();
     uint32_t described = std::min(s.state.Described(receiver), s.state.NextNew());
     // Only blocks every segment of which was sent and the receiver's acks describe entirely
     // (a real code needs the whole block to compute its parity).
     uint32_t blocks = described >= count ? pr.Blocks() : described / pr.Block();
     // Loss to this receiver, sampled once per block when first described.
-    uint32_t& sampled = s.paritySampled[receiver];
+    uint32_t& sampled = s.parity->sampled[receiver];
     for (uint32_t b = sampled; b < blocks; ++b)
     {
         uint32_t first = pr.BlockStart(b);
@@ -1799,7 +1799,7 @@ UdpTransport::QueueParity(Stream& s,
     sampled = std::max(sampled, blocks);
     // Blocks from the first one this receiver may miss segments of (below it, every block
     // was reported complete already).
-    uint32_t& from = s.parityFrom[receiver];
+    uint32_t& from = s.parity->from[receiver];
     uint32_t queued = 0;
     for (uint32_t b = from; b < blocks; ++b)
     {
@@ -1817,13 +1817,13 @@ UdpTransport::QueueParity(Stream& s,
                                << receiver << " misses " << missing << " of block " << b
                                << ", holds " << (h == held.end() ? 0 : h->second)
                                << " parity; due " << due << ", queued "
-                               << s.parityQueued[b]);
-        uint32_t& inQueue = s.parityQueued[b];
+                               << s.parity->queued[b]);
+        uint32_t& inQueue = s.parity->queued[b];
         if (due > inQueue)
         {
             for (uint32_t i = inQueue; i < due; ++i)
             {
-                s.parityQueue.push_back(b);
+                s.parity->queue.push_back(b);
             }
             queued += due - inQueue;
             inQueue = due;
@@ -1840,23 +1840,23 @@ UdpTransport::JointRepairs(const Stream& s) const
     // follows it and repaired meanwhile; after it, the pending repairs are the last packets
     // in flight: the message completes only if all of them suffice, and one that fails costs
     // a round trip or a timeout at the end of the transfer.
-    return s.state.AllNewSent() ? std::max(1u, s.parity->Needs()) : 1;
+    return s.state.AllNewSent() ? std::max(1u, s.parity->repair.Needs()) : 1;
 }
 
 uint32_t
 UdpTransport::SendParity(Stream& s)
 {
-    uint32_t block = s.parityQueue.front();
-    s.parityQueue.pop_front();
-    auto q = s.parityQueued.find(block);
-    if (q != s.parityQueued.end() && --q->second == 0)
+    uint32_t block = s.parity->queue.front();
+    s.parity->queue.pop_front();
+    auto q = s.parity->queued.find(block);
+    if (q != s.parity->queued.end() && --q->second == 0)
     {
-        s.parityQueued.erase(q);
+        s.parity->queued.erase(q);
     }
     // A full segment on the wire; its first bytes name the block size (the rest stands for
     // the coded bytes, whose arithmetic is idealised: see HandleParity).
     std::vector<uint8_t> buf(m_segmentSize, 0);
-    uint32_t size = s.parity->Block();
+    uint32_t size = s.parity->repair.Block();
     for (int b = 0; b < 4; ++b)
     {
         buf[b] = static_cast<uint8_t>(size >> (24 - 8 * b));
@@ -1882,14 +1882,14 @@ UdpTransport::SendParity(Stream& s)
     auto devices = m_groupDevices.find(s.msg.dest);
     m_multicast.Send(p, s.msg.dest, s.port,
                      devices == m_groupDevices.end() ? s.msg.groupDevices : devices->second);
-    s.parity->OnSent(block, Simulator::Now().GetSeconds());
+    s.parity->repair.OnSent(block, Simulator::Now().GetSeconds());
     ++m_paritySent;
     ++m_retransmissions;
     NS_LOG_LOGIC("island " << m_islandId << " sends parity of block " << block << " of round "
                            << s.msg.round);
     if (m_sent)
     {
-        m_sent(s.msg.round, s.msg.tag, s.parity->BlockStart(block), m_segmentSize, true);
+        m_sent(s.msg.round, s.msg.tag, s.parity->repair.BlockStart(block), m_segmentSize, true);
     }
     if (s.state.AllNewSent() && !RepairQueued(s))
     {

@@ -19,7 +19,7 @@
 
 #include <deque>
 #include <map>
-#include <optional>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -122,12 +122,24 @@ class UdpTransport : public IslandTransport
         std::map<uint32_t, uint32_t> highest; ///< receiver -> one past its highest segment
         /// Multicast DATA under MulticastRepair=parity: the blocks' parity state, the parity
         /// segments queued (block per segment; count per block) and, per receiver, how many
-        /// blocks its loss was sampled on.
-        std::optional<ParityRepair> parity;
-        std::deque<uint32_t> parityQueue;
-        std::map<uint32_t, uint32_t> parityQueued;
-        std::map<uint32_t, uint32_t> paritySampled;
-        std::map<uint32_t, uint32_t> parityFrom; ///< receiver -> first block it may miss
+        /// blocks its loss was sampled on. Held apart (null for every other stream): inline it
+        /// made each stream 40% larger, read per packet, and allocated an empty deque's 576
+        /// bytes for every stream.
+        struct Parity
+        {
+            Parity(uint32_t count, uint32_t block, double confidence)
+                : repair(count, block, confidence)
+            {
+            }
+
+            ParityRepair repair;
+            std::deque<uint32_t> queue;
+            std::map<uint32_t, uint32_t> queued;
+            std::map<uint32_t, uint32_t> sampled;
+            std::map<uint32_t, uint32_t> from; ///< receiver -> first block it may miss
+        };
+
+        std::unique_ptr<Parity> parity;
         std::vector<Ptr<NetDevice>> egress; ///< This node's devices the stream leaves by.
         Time egressAt = Seconds(-1);        ///< When egress was looked up.
         /// Contributions: segment -> when its missing sum was last requested, and how often.

@@ -787,6 +787,18 @@ class HostRoutesFollowInterfaceDownTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(bool(table->LookupHostRoute(p.network.IslandAddress(i))), true,
                                   "again NYC4 -> " + g.Nodes()[i].name);
         }
+        // InstallRoutes left the index built; a route replaced afterwards is what lookups see.
+        uint32_t other = 0;
+        for (const auto& [i, itf] : interfaceOf)
+        {
+            other = itf != down ? itf : other;
+        }
+        table->IndexHostRoutes();
+        table->AddHostRoute(p.network.IslandAddress(lon), other, Ipv4Address("10.255.255.254"));
+        Ptr<Ipv4Route> moved = table->LookupHostRoute(p.network.IslandAddress(lon));
+        NS_TEST_ASSERT_MSG_EQ(bool(moved), true, "replaced route to LON");
+        NS_TEST_EXPECT_MSG_EQ(moved->GetGateway(), Ipv4Address("10.255.255.254"),
+                              "the replaced route to LON is the one looked up");
         Simulator::Destroy();
     }
 };
