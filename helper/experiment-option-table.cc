@@ -95,7 +95,7 @@ ExperimentOptions::Table()
         {"slots", "Aggregation slots per clique at an FPGA", A, V::Integer(1, 16777216), "ns3::FpgaAggregator::Slots", "packet"},
         {"aggTimeout", "Aggregation straggler timeout, s", A, V::Seconds(1e-6, 3600), "ns3::FpgaAggregator::Timeout", "packet"},
         // transports and queues (packet level)
-        {"transport", "How islands move messages: ideal (UDP paced at a central allocator's max-min rates: an idealisation, the lower bound of round time, what the fluid model reproduces), cc (the UDP protocols with an end-to-end loss/ECN-driven congestion window per stream) or tcp (ns-3 TCP for unicast, cc for multicast and aggregation)", "ideal", V::Choice({"ideal", "cc", "tcp"}), "", "packet"},
+        {"transport", "How islands move messages: ideal (UDP paced at a central allocator's max-min rates: an idealisation, the max-min fair reference, what the fluid model reproduces), cc (the UDP protocols with an end-to-end loss/ECN-driven congestion window per stream) or tcp (ns-3 TCP for unicast, cc for multicast and aggregation)", "ideal", V::Choice({"ideal", "cc", "tcp"}), "", "packet"},
         {"congestionControl", "TCP congestion control of --transport=tcp (ns-3's ns3::Tcp<name>)", A, V::TypeChoice("ns3::Tcp", {"NewReno", "Cubic", "Bbr", "Dctcp", "LinuxReno"}), "ns3::TcpTransport::CongestionControl", "packet"},
         {"tcpFreshConnections", "TCP: a new connection per message (slow start every round) instead of one per peer kept across rounds", A, V::Flag(), "ns3::TcpTransport::FreshConnections", "packet"},
         {"tcpSndBuf", "TCP send buffer, bytes (0: the path's bandwidth-delay product)", A, V::Integer(0, 4000000000ULL), "ns3::TcpTransport::SndBufSize", "packet"},

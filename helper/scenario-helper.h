@@ -119,7 +119,7 @@ class ScenarioHelper
     void SetRateControl(bool on);
     /**
      * How islands move their messages: "ideal" (UDP paced at the rates a central allocator
-     * assigns: the idealised lower bound of round time, reproduced by the fluid model),
+     * assigns: the idealised max-min fair reference, reproduced by the fluid model),
      * "cc" (the same UDP protocols with an end-to-end congestion window per stream) or "tcp"
      * (ns-3's TCP for unicast messages, cc for multicast and aggregation). Attributes of the
      * transports (ns3::TcpTransport::CongestionControl, ns3::CcTransport::..., ns3::

@@ -19,11 +19,12 @@ namespace ns3
  * \brief The idealised transport: UDP streams paced at the max-min fair rate a central
  * allocator assigns (network-assisted pacing, `--transport=ideal`).
  *
- * An idealisation, and the lower bound of round time: a zero-delay bandwidth broker
+ * An idealisation, the max-min fair reference of round time: a zero-delay bandwidth broker
  * (RateController, running the same MaxMinAllocator as the fluid CostModel over the same
  * routes) tells every stream its rate the instant the set of active streams changes, and hosts
- * pace perfectly, so queues never build and nothing is lost to congestion. The fluid model
- * reproduces this transport only. Without a controller each island shares SendRate equally
+ * pace perfectly, so queues never build and nothing is lost to congestion. Not a strict lower
+ * bound: fair sharing is not the fastest, and a transport that shares a link unequally can end
+ * a round sooner. The fluid model reproduces this transport only. Without a controller each island shares SendRate equally
  * among its active streams (no congestion control: `--rateControl=false`).
  *
  * Loss is not a congestion signal here (the rates are allocated): the poll timeout is a

@@ -20,7 +20,7 @@ from rst_table import table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRANSPORT_TEXT = {
-    "ideal": "network-assisted max-min pacing: an idealisation, the lower bound of round time",
+    "ideal": "network-assisted max-min pacing: an idealisation, the max-min fair reference",
     "cc": "the module's UDP protocols with their own end-to-end congestion control",
     "tcp": "ns-3's TCP for unicast messages, the cc protocols for multicast and aggregation",
 }

@@ -99,7 +99,7 @@ def main():
     p.add_argument("--mtu", type=int, default=65535)
     p.add_argument("--queue-size", type=int, default=100)
     p.add_argument("--ideal-queue-size", type=int, default=2000,
-                   help="queues of the ideal runs (the lower bound: deep enough for its "
+                   help="queues of the ideal runs (the reference: deep enough for its "
                         "instant reallocations, see the text)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=float, default=1800, help="wall seconds per run")
@@ -176,7 +176,7 @@ def main():
         "compute time 0: the exchange alone), %d-byte segments over a %d-byte MTU (TCP: "
         "MSS = MTU - 52), drop-tail egress queues of %d packets (``ideal``: %d, see below), no "
         "random loss. ``ideal`` is "
-        "the idealised network-assisted pacing (the lower bound); ``cc`` the UDP protocols "
+        "the idealised network-assisted pacing (the max-min fair reference); ``cc`` the UDP protocols "
         "with an end-to-end congestion window per stream; ``tcp`` ns-3's TCP with persistent "
         "connections and BDP buffers, unicast only (multicast and aggregation have no TCP form: "
         "an island under ``tcp`` runs them with ``cc``'s UDP protocols, so their ``cc`` rows "
@@ -199,7 +199,7 @@ def main():
         "What ``ideal`` assumes",
         "~~~~~~~~~~~~~~~~~~~~~~",
         "",
-        "``ideal`` is an idealisation, kept as the lower bound of round time: a zero-delay "
+        "``ideal`` is an idealisation, kept as the max-min fair reference of round time: a zero-delay "
         "bandwidth broker (``RateController``) knows every stream the instant it starts or "
         "ends and gives it its weighted max-min fair share of every link it crosses, and "
         "perfectly paced hosts send exactly that rate from the first segment. No window is "
