@@ -21,6 +21,7 @@
 #include "ns3/object-ptr-container.h"
 #include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/scheduler.h"
 #include "ns3/route-planner.h"
 #include "ns3/schedule-optimizer.h"
 #include "ns3/simulator.h"
@@ -159,6 +160,61 @@ ValueType(Ptr<const AttributeChecker> checker)
 {
     std::string t = checker->GetValueTypeName();
     return t.rfind("ns3::", 0) == 0 ? t : "ns3::" + t;
+}
+
+/// The simulator implementations a program can run here (ns-3's distributed ones need MPI, the
+/// visualizer needs Python bindings; Debian's ns-3 has neither).
+const char* const kSimulatorImplementations[] = {"ns3::DefaultSimulatorImpl",
+                                                 "ns3::RealtimeSimulatorImpl"};
+
+/// \p value of ns-3's global \p name in the form ns-3 will take, or std::invalid_argument
+/// naming \p what ("--Name" or the environment entry): not a global, not a value of its type, a count beyond 64 bits, or (the
+/// TypeId globals, whose checker accepts any type) a type that is no event scheduler or no
+/// simulator implementation this build can run.
+std::string
+CanonicalGlobal(const std::string& what, const std::string& name, const std::string& value)
+{
+    for (auto g = GlobalValue::Begin(); g != GlobalValue::End(); ++g)
+    {
+        if ((*g)->GetName() != name)
+        {
+            continue;
+        }
+        std::string canonical = value;
+        Ptr<const AttributeChecker> checker = (*g)->GetChecker();
+        if (ValueType(checker) == "ns3::UintegerValue")
+        {
+            canonical = std::to_string(OptionValidator::ParseInteger(
+                what, value, name == "RngSeed" ? 1 : 0, std::numeric_limits<uint64_t>::max()));
+        }
+        if (!checker->CreateValidValue(StringValue(canonical)))
+        {
+            throw std::invalid_argument(what + "=" + value + ": out of range (accepted: " +
+                                        checker->GetUnderlyingTypeInformation() + ")");
+        }
+        if (name == "SchedulerType")
+        {
+            TypeId tid;
+            if (!TypeId::LookupByNameFailSafe(canonical, &tid) ||
+                !tid.IsChildOf(Scheduler::GetTypeId()) || !tid.HasConstructor())
+            {
+                throw std::invalid_argument(
+                    what + "=" + value + ": not an event scheduler (ns3::PriorityQueueScheduler, "
+                           "ns3::MapScheduler, ns3::HeapScheduler, ns3::ListScheduler, "
+                           "ns3::CalendarScheduler)");
+            }
+        }
+        if (name == "SimulatorImplementationType" &&
+            std::find(std::begin(kSimulatorImplementations), std::end(kSimulatorImplementations),
+                      canonical) == std::end(kSimulatorImplementations))
+        {
+            throw std::invalid_argument(what + "=" + value +
+                                        ": not a simulator implementation these programs run "
+                                        "(ns3::DefaultSimulatorImpl, ns3::RealtimeSimulatorImpl)");
+        }
+        return canonical;
+    }
+    throw std::invalid_argument(what + ": not an ns-3 global (--PrintGlobals lists them)");
 }
 
 bool
@@ -531,13 +587,85 @@ ExperimentOptions::EnvironmentArguments(const char* env, const std::vector<std::
     return out;
 }
 
+std::vector<std::string>
+ExperimentOptions::EnvironmentGlobals(const char* env)
+{
+    std::vector<std::string> out;
+    if (env == nullptr)
+    {
+        return out;
+    }
+    std::string text(env);
+    std::size_t cur = 0;
+    while (cur <= text.size())
+    {
+        std::size_t next = text.find(';', cur);
+        std::string entry = text.substr(cur, next == std::string::npos ? std::string::npos
+                                                                        : next - cur);
+        cur = next == std::string::npos ? text.size() + 1 : next + 1;
+        if (entry.empty())
+        {
+            continue;
+        }
+        auto eq = entry.find('=');
+        if (eq == std::string::npos || eq == 0)
+        {
+            throw std::invalid_argument("NS_GLOBAL_VALUE: entry '" + entry +
+                                        "' is not Name=value (entries are separated by ';')");
+        }
+        std::string name = entry.substr(0, eq);
+        CanonicalGlobal("NS_GLOBAL_VALUE entry " + name, name, entry.substr(eq + 1));
+        out.push_back("--" + entry);
+    }
+    return out;
+}
+
+void
+ExperimentOptions::CheckLogEnvironment(const char* env)
+{
+    // NS_LOG="Component=level|level:Component=...": ns-3 aborts on an unknown component (when
+    // the simulator is created), or ignores it (programs that create none).
+    if (env == nullptr)
+    {
+        return;
+    }
+    std::string text(env);
+    std::size_t cur = 0;
+    while (cur <= text.size())
+    {
+        std::size_t next = text.find(':', cur);
+        std::string entry = text.substr(cur, next == std::string::npos ? std::string::npos
+                                                                        : next - cur);
+        cur = next == std::string::npos ? text.size() + 1 : next + 1;
+        std::string name = entry.substr(0, entry.find('='));
+        if (name.empty() || name == "*" || name == "**" || name == "***" ||
+            name == "print-list" || LogComponent::GetComponentList()->count(name))
+        {
+            continue;
+        }
+        throw std::invalid_argument("NS_LOG: '" + name +
+                                    "' is not a log component (NS_LOG=print-list lists them)");
+    }
+}
+
 void
 ExperimentOptions::Parse(int argc, char* argv[])
 {
     std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
     try
     {
-        std::vector<std::string> all = EnvironmentArguments(std::getenv("NS_ATTRIBUTE_DEFAULT"), args);
+        CheckLogEnvironment(std::getenv("NS_LOG"));
+        std::vector<std::string> all = EnvironmentGlobals(std::getenv("NS_GLOBAL_VALUE"));
+        if (!all.empty() && !m_simulates)
+        {
+            throw std::invalid_argument("NS_GLOBAL_VALUE=" +
+                                        std::string(std::getenv("NS_GLOBAL_VALUE")) +
+                                        " would have no effect: " + m_program +
+                                        " runs no ns-3 simulation (unset it)");
+        }
+        std::vector<std::string> attributes =
+            EnvironmentArguments(std::getenv("NS_ATTRIBUTE_DEFAULT"), args);
+        all.insert(all.end(), attributes.begin(), attributes.end());
         all.insert(all.end(), args.begin(), args.end());
         ParseArguments(all);
     }
@@ -570,6 +698,20 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
             std::end(kHardOptions))
         {
             hard.push_back(arg);
+        }
+    }
+    for (const std::string& arg : hard)
+    {
+        // ns-3 aborts on a type it does not know.
+        std::string body = ArgumentBody(arg);
+        auto eq = body.find('=');
+        TypeId tid;
+        if (body.substr(0, eq) == "PrintAttributes" &&
+            (eq == std::string::npos ||
+             !TypeId::LookupByNameFailSafe(body.substr(eq + 1), &tid)))
+        {
+            throw std::invalid_argument(
+                arg + ": --PrintAttributes=ns3::Type needs a type (--PrintTypeIds lists them)");
         }
     }
     if (!hard.empty())
@@ -830,25 +972,7 @@ ExperimentOptions::ApplyGlobal(const std::string& name, const std::string& value
                                     " runs no ns-3 simulation (its own randomness is --seed)");
     }
     std::string what = "--" + name;
-    std::string canonical = value;
-    for (auto g = GlobalValue::Begin(); g != GlobalValue::End(); ++g)
-    {
-        if ((*g)->GetName() != name)
-        {
-            continue;
-        }
-        Ptr<const AttributeChecker> checker = (*g)->GetChecker();
-        if (ValueType(checker) == "ns3::UintegerValue")
-        {
-            canonical = std::to_string(OptionValidator::ParseInteger(
-                what, value, name == "RngSeed" ? 1 : 0, std::numeric_limits<uint64_t>::max()));
-        }
-        if (!checker->CreateValidValue(StringValue(canonical)))
-        {
-            throw std::invalid_argument(what + "=" + value + ": out of range (accepted: " +
-                                        checker->GetUnderlyingTypeInformation() + ")");
-        }
-    }
+    std::string canonical = CanonicalGlobal(what, name, value);
     if (!Config::SetGlobalFailSafe(name, StringValue(canonical)))
     {
         throw std::invalid_argument(what + "=" + value + ": refused by ns-3");

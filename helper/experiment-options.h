@@ -111,6 +111,19 @@ class ExperimentOptions : public ObjectBase
      */
     static std::vector<std::string> EnvironmentArguments(const char* env,
                                                          const std::vector<std::string>& args);
+    /**
+     * The entries of NS_GLOBAL_VALUE (\p env, may be null; Name=value separated by ';') as
+     * global arguments (--Name=value), which Parse() puts first: ns-3 took them when it
+     * started, silently where it could not use them (an unknown name ignored, a scheduler
+     * that is no scheduler replaced), so they are checked, applied and recorded as the
+     * command line's globals are (a command-line value for the same global wins, as in ns-3).
+     * Throws std::invalid_argument naming the entry: malformed, not a global, or a value the
+     * command line would refuse.
+     */
+    static std::vector<std::string> EnvironmentGlobals(const char* env);
+    /// Throws std::invalid_argument if NS_LOG (\p env, may be null) names a component that
+    /// does not exist.
+    static void CheckLogEnvironment(const char* env);
     /// Parse without exiting: throws std::invalid_argument on bad input (tests).
     void ParseArguments(const std::vector<std::string>& args);
 

@@ -65,6 +65,22 @@ expect_error stray-word "unexpected argument 'fast'" fast
 expect_error optimizer-with-file "--period=3 would have no effect" --period=3
 expect_error seed-with-file "--seed=7 would have no effect" --seed=7
 expect_error graphml-only "--fibreFactor=2 would have no effect: it applies to GraphML" --fibreFactor=2
+# ns-3's globals: a TypeId that is no scheduler or simulator (ns-3 aborted or crashed), and the
+# same through NS_GLOBAL_VALUE, which ns-3 reads at start-up and ignored or replaced silently.
+expect_error scheduler-not "--SchedulerType=ns3::Node: not an event scheduler" --SchedulerType=ns3::Node
+expect_error simulator-not "--SimulatorImplementationType=bogus: not a simulator implementation" \
+  --SimulatorImplementationType=bogus
+expect_error simulator-mpi "not a simulator implementation these programs run" \
+  --SimulatorImplementationType=ns3::DistributedSimulatorImpl
+NS_GLOBAL_VALUE=SchedulerType=bogus expect_error env-scheduler \
+  "NS_GLOBAL_VALUE entry SchedulerType=bogus: out of range"
+NS_GLOBAL_VALUE='RngSeed=2;Bogus=1' expect_error env-unknown \
+  "NS_GLOBAL_VALUE entry Bogus: not an ns-3 global"
+NS_GLOBAL_VALUE=RngRun=-1 expect_error env-run-negative "NS_GLOBAL_VALUE entry RngRun=-1: out of range"
+NS_GLOBAL_VALUE=ChecksumEnabled=maybe expect_error env-bool "NS_GLOBAL_VALUE entry ChecksumEnabled=maybe"
+NS_LOG=Bogus expect_error log-unknown "NS_LOG: 'Bogus' is not a log component"
+NS_LOG='UdpTransport=info:Bogus=info' expect_error log-unknown-second "NS_LOG: 'Bogus' is not"
+expect_error print-attributes "--PrintAttributes=ns3::Type needs a type" --PrintAttributes=bogus
 
 BIN="$OPT"
 FIXED_ARGS=(--baselines=0 --period=1 --iterations=10)
@@ -74,6 +90,8 @@ expect_error opt-rounds-word "--period=abc: not a number" --period=abc
 expect_error opt-no-simulation "--ns3::UdpTransport::AckInterval would have no effect: optimize-schedule runs no packet-level simulation" \
   --ns3::UdpTransport::AckInterval=8
 expect_error opt-no-rng "--RngRun would have no effect" --RngRun=3
+NS_LOG=Bogus expect_error opt-log-unknown "NS_LOG: 'Bogus' is not a log component"
+NS_GLOBAL_VALUE=RngRun=3 expect_error opt-no-rng-env "NS_GLOBAL_VALUE=RngRun=3 would have no effect"
 expect_error opt-two-forms "are the same setting with different values" \
   --modelBytes=1e6 --ns3::TrainingIsland::ModelBytes=2000000
 finish_cases "every bad option rejected with exit status 2 and the flag named"
