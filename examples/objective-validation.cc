@@ -325,6 +325,12 @@ main(int argc, char* argv[])
                 std::cerr << set << " " << c.schedule.GetName() << " score " << r.score << "\n";
             }
         }
+        csv.close();
+        if (csv.fail())
+        {
+            throw std::invalid_argument("--validationOut: write to '" +
+                                        options.GetText("validationOut") + "' failed");
+        }
     }
     catch (const std::exception& e)
     {

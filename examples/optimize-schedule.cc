@@ -177,7 +177,9 @@ main(int argc, char* argv[])
         if (!jsonPath.empty() && !json)
         {
             std::ofstream file(jsonPath);
-            if (!(file << report.ToJson() << "\n"))
+            file << report.ToJson() << "\n";
+            file.close();
+            if (file.fail())
             {
                 throw std::invalid_argument("--json=" + jsonPath + ": cannot write the file");
             }

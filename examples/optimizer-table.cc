@@ -347,6 +347,14 @@ main(int argc, char* argv[])
           << "Best schedules, city by city\n"
           << "----------------------------\n\n"
           << schedules.str();
+        if (file.is_open())
+        {
+            file.close();
+            if (file.fail())
+            {
+                throw std::invalid_argument("--out=" + out + ": write failed");
+            }
+        }
     }
     catch (const std::exception& e)
     {

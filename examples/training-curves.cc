@@ -216,6 +216,16 @@ main(int argc, char* argv[])
                                          {"overflows", result.run.overflows}});
         }
         jsonOut << summary.dump(2) << "\n";
+        csv.close();
+        jsonOut.close();
+        if (csv.fail())
+        {
+            throw std::invalid_argument("--csv=" + csvPath + ": write failed");
+        }
+        if (jsonOut.fail())
+        {
+            throw std::invalid_argument("--json=" + jsonPath + ": write failed");
+        }
         std::printf("target accuracy %.4f (%.0f%% of colocated's best %.4f, scored on %s); "
                     "curves in %s\n",
                     evaluator.TargetAccuracy(), 100 * targetFraction, evaluator.BestAccuracy(),

@@ -260,7 +260,8 @@ Schedule::Save(const std::string& path) const
 {
     std::ofstream out(path);
     out << ToJson();
-    if (!out)
+    out.close(); // (a full device or a file system that refuses fails here, not at <<)
+    if (out.fail())
     {
         throw InputError(path, 0, "", "cannot write schedule file");
     }

@@ -457,7 +457,8 @@ TopologyReader::WriteFile(const Topology& topology, const std::string& path)
             }
         }
     }
-    if (!out)
+    out.close(); // (a full device or a file system that refuses fails here, not at <<)
+    if (out.fail())
     {
         throw InputError(path, 0, "", "write failed");
     }

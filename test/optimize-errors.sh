@@ -44,4 +44,10 @@ sed -e 's/^BBB,B,1,1$/BBB,B,1,1\nCCC,C,2,2/' "$TMP/split.topology" >"$TMP/alone.
 echo "AAA1,BBB1,3,10" >>"$TMP/alone.topology"
 expect_error linkless-island "CCC has neither a device nor a public path" \
     --topology="$TMP/alone.topology" --islands=AAA,BBB,CCC
+# Outputs that cannot be written (the data reach a file only when its stream is flushed: a
+# full device was reported written, exit 0).
+if [ -w /dev/full ]; then
+  expect_error out-full "/dev/full: cannot write schedule file" --period=1 --out=/dev/full
+  expect_error topology-out-full "/dev/full: write failed" --period=1 --writeTopology=/dev/full
+fi
 finish_cases "all impossible inputs rejected clearly"
