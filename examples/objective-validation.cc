@@ -176,7 +176,7 @@ main(int argc, char* argv[])
             std::vector<double> t;
             for (const auto& s : options.GetList("targets"))
             {
-                t.push_back(std::stod(s));
+                t.push_back(OptionValidator::ParseNumber("--targets", s));
                 if (!(t.back() > 0 && t.back() <= 1))
                 {
                     throw std::invalid_argument("--targets: every fraction must be in (0, 1]");

@@ -211,12 +211,18 @@ NetworkCapabilities::SetSwitches(const std::string& list)
     bool a = false;
     std::size_t pos = 0;
     bool any = false;
+    std::vector<std::string> seen;
     while (pos <= list.size())
     {
         std::size_t comma = list.find(',', pos);
         std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos
                                                                         : comma - pos);
         pos = comma == std::string::npos ? list.size() + 1 : comma + 1;
+        if (std::find(seen.begin(), seen.end(), item) != seen.end())
+        {
+            throw std::invalid_argument("capabilities: " + item + " twice");
+        }
+        seen.push_back(item);
         if (item == "unicast")
         {
             any = true;

@@ -3,6 +3,7 @@
  */
 #include "option-validator.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -378,21 +379,28 @@ OptionValidator::Parse(const std::string& what, const std::string& text) const
         {
             return joined; // the empty list (the option's "none" / "every")
         }
-        std::stringstream in(text + ","); // a trailing comma yields a last, empty item
-        for (std::string item; std::getline(in, item, ',');)
+        // Every item, the last one included: "A,,B", ",A" and "A," are typos, not shorter
+        // lists. The lists are sets (islands, devices, patterns, schedules, targets): an item
+        // given twice is a typo too.
+        std::vector<std::string> items;
+        std::size_t pos = 0;
+        while (pos <= text.size())
         {
-            item = Trim(item);
-            if (item.empty() && in.peek() != EOF)
+            std::size_t comma = text.find(',', pos);
+            std::string item =
+                Trim(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+            pos = comma == std::string::npos ? text.size() + 1 : comma + 1;
+            if (item.empty())
             {
-                // "A,,B", ",," or ",A": a typo, not the empty list.
                 throw std::invalid_argument(what + "=" + text +
                                             ": empty item (items are separated by single "
                                             "commas; an empty value is the empty list)");
             }
-            if (item.empty())
+            if (std::find(items.begin(), items.end(), item) != items.end())
             {
-                continue;
+                throw std::invalid_argument(what + "=" + text + ": " + item + " twice");
             }
+            items.push_back(item);
             if (!m_choices.empty())
             {
                 bool known = false;

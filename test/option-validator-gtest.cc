@@ -110,13 +110,15 @@ TEST(OptionValidator, FlagsChoicesLists)
     EXPECT_NE(Refusal(c, "anycast").find("not one of unicast | multicast"), std::string::npos);
     auto l = OptionValidator::List({"a", "b"});
     EXPECT_EQ(l.Parse("--x", " a, b ").get<std::string>(), "a,b");
-    EXPECT_EQ(l.Parse("--x", "a,").get<std::string>(), "a"); // a trailing comma is harmless
-    EXPECT_EQ(l.Parse("--x", " ").get<std::string>(), "");   // the empty list
-    // An empty item is a typo, not a default: refused (was silently skipped).
-    for (const char* typo : {"a, ,b", ",,", ",a", "a,,b"})
+    EXPECT_EQ(l.Parse("--x", " ").get<std::string>(), ""); // the empty list
+    // An empty item is a typo, not a default: refused (was silently skipped), the last one too
+    // (a trailing comma was dropped while a leading one was refused).
+    for (const char* typo : {"a, ,b", ",,", ",a", "a,,b", "a,", "a,b,"})
     {
         EXPECT_NE(Refusal(l, typo).find("empty item"), std::string::npos) << typo;
     }
+    // The lists are sets: an item twice is a typo.
+    EXPECT_NE(Refusal(l, "a,b,a").find("a twice"), std::string::npos);
     EXPECT_NE(Refusal(l, "a,c").find("unknown item 'c'"), std::string::npos);
     EXPECT_EQ(OptionValidator::ToText(nlohmann::json(0.05)), "0.05");
     EXPECT_EQ(OptionValidator::ToText(nlohmann::json(uint64_t{100000000})), "100000000");

@@ -90,6 +90,9 @@ expect_error opt-rounds-word "--period=abc: not a number" --period=abc
 expect_error opt-no-simulation "--ns3::UdpTransport::AckInterval would have no effect: optimize-schedule runs no packet-level simulation" \
   --ns3::UdpTransport::AckInterval=8
 expect_error opt-no-rng "--RngRun would have no effect" --RngRun=3
+expect_error opt-islands-trailing "--islands=AMS,FRA,: empty item" --islands=AMS,FRA,
+expect_error opt-patterns-twice "--patterns=ring,ring: ring twice" --patterns=ring,ring
+expect_error opt-capabilities-twice "capabilities: unicast twice" --capabilities=unicast,unicast
 NS_LOG=Bogus expect_error opt-log-unknown "NS_LOG: 'Bogus' is not a log component"
 NS_GLOBAL_VALUE=RngRun=3 expect_error opt-no-rng-env "NS_GLOBAL_VALUE=RngRun=3 would have no effect"
 expect_error opt-two-forms "are the same setting with different values" \
