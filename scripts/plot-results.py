@@ -40,10 +40,13 @@ import argparse
 import collections
 import csv
 import json
+import math
 import os
 import re
 import sqlite3
+import stat
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -66,6 +69,39 @@ def log(msg):
 
 def skip(plot, why):
     log("skipped %s: %s" % (plot, why))
+
+
+class BadInput(Exception):
+    """Bad input (a file, an option): exit status 2 before anything is drawn. str() is
+    'FILE:LINE: field 'FIELD': message' as the programs' InputError (parts known only)."""
+
+    def __init__(self, where, message, line=0, field=""):
+        text = where + (":%d" % line if line else "") + (": field '%s'" % field if field
+                                                          else "")
+        super().__init__("%s: %s" % (text, message))
+
+
+def read_input_text(path, what):
+    """The UTF-8 text of input file \\p path (a byte-order mark dropped). A FIFO, device or
+    directory is refused without being opened (it could block or never end)."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise BadInput(path, "cannot read %s: %s" % (what, e.strerror))
+    if not stat.S_ISREG(st.st_mode):
+        raise BadInput(path, "not a regular file (%s): not a %s" % (
+            "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+            else "a device or special file", what))
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadInput(path, "cannot read %s: %s" % (what, e.strerror))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise BadInput(path, "not UTF-8 text: ill-formed byte 0x%02X" % data[e.start],
+                       line=data.count(b"\n", 0, e.start) + 1)
 
 
 def pyplot():
@@ -151,9 +187,24 @@ def value_text(v):
 
 
 def load_runs(con, where):
-    """{run_id: config dict} of the complete runs that pass every --where filter."""
+    """{run_id: config dict} of the complete runs that pass every --where filter. A --where
+    NAME that no run of the database (of any status) has at all is bad input (BadInput)."""
     runs = {}
     cols = ", ".join(RUN_COLUMNS)
+    names, any_run = set(RUN_COLUMNS), False
+    for (params,) in con.execute("SELECT parameters FROM runs"):
+        any_run = True
+        try:
+            p = json.loads(params or "{}")
+        except ValueError:
+            p = {}
+        if isinstance(p, dict):
+            names.update(p)
+    unknown = [k for k, _ in where if k not in names]
+    if any_run and unknown:
+        raise BadInput("--where %s" % unknown[0], "no run of the database has a parameter "
+                       "'%s' (its options and columns: %s; attributes: ns3::TYPE::NAME)" %
+                       (unknown[0], ", ".join(sorted(n for n in names if "::" not in n))))
     for row in con.execute("SELECT run_id, %s, parameters FROM runs WHERE status = "
                            "'complete' ORDER BY run_id" % cols):
         run_id, values, params = row[0], row[1:-1], row[-1]
@@ -512,31 +563,67 @@ def plot_loss(con, db, runs, out, fmt):
 # Topologies (the run's own) and the map
 
 
-def read_cities(path):
-    """{code: (name, lat, lon)}: our format's [cities], or a GraphML file (Topology Zoo)."""
+def read_cities(path, codes=None):
+    """{code: (name, lat, lon)}: our format's [cities], or a GraphML file (Topology Zoo). With
+    \\p codes (a set), bad input raises BadInput (file, line, field) and \\p codes gets every
+    city's code, those without coordinates too; without, what cannot be read is left out."""
     if path.lower().endswith(".graphml"):
-        return read_graphml_cities(path)
-    cities, section, header = {}, None, None
-    with open(path, encoding="utf-8-sig") as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            if line.startswith("["):
-                section, header = line.strip("[]").strip(), None
-                continue
-            if section != "cities":
-                continue
-            row = next(csv.reader([line]))
-            if header is None:
-                header = [h.strip() for h in row]
-                continue
-            rec = dict(zip(header, [c.strip() for c in row]))
+        return read_graphml_cities(path, codes)
+    strict = codes is not None
+    cities, section, header, seen_section = {}, None, None, False
+    if strict:
+        lines = read_input_text(path, "topology file").split("\n")
+    else:
+        with open(path, encoding="utf-8-sig") as f:
+            lines = f.read().split("\n")
+    for lineno, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section, header = line.strip("[]").strip(), None
+            seen_section = seen_section or section == "cities"
+            continue
+        if section != "cities":
+            continue
+        row = next(csv.reader([line]))
+        if header is None:
+            header = [h.strip() for h in row]
+            missing = [c for c in ("code", "latitude", "longitude") if c not in header]
+            if strict and missing:
+                raise BadInput(path, "section [cities] has no column %s" % ", ".join(missing),
+                               line=lineno, field=missing[0])
+            continue
+        rec = dict(zip(header, [c.strip() for c in row]))
+        if not strict:
             try:
                 cities[rec["code"].upper()] = (rec.get("name", rec["code"]),
                                                float(rec["latitude"]), float(rec["longitude"]))
             except (KeyError, ValueError):
-                continue
+                pass
+            continue
+        code = rec.get("code", "").upper()
+        if not code:
+            raise BadInput(path, "a city needs a code", line=lineno, field="code")
+        codes.add(code)
+        coords = []
+        for col, limit in (("latitude", 90), ("longitude", 180)):
+            text = rec.get(col, "")
+            try:
+                x = float(text) if text else None
+            except ValueError:
+                x = float("nan")
+            if x is not None and not (math.isfinite(x) and -limit <= x <= limit):
+                raise BadInput(path, "city '%s': '%s' is not a %s (-%d .. %d)" %
+                               (code, text, col, limit, limit), line=lineno, field=col)
+            coords.append(x)
+        if (coords[0] is None) != (coords[1] is None):
+            raise BadInput(path, "city '%s' has only one of latitude and longitude" % code,
+                           line=lineno, field="latitude" if coords[0] is None else "longitude")
+        if coords[0] is not None:
+            cities[code] = (rec.get("name") or code, coords[0], coords[1])
+    if strict and not seen_section:
+        raise BadInput(path, "no [cities] section: not a topology file (.topology or .graphml)")
     return cities
 
 
@@ -545,13 +632,23 @@ def graphml_code(label):
     return "".join(c for c in label if c.isascii() and c.isalnum())[:3].upper()
 
 
-def read_graphml_cities(path):
+def read_graphml_cities(path, codes=None):
     """Cities of a GraphML file with the codes GraphmlTopologyReader gives them (label ->
     code, made unique in file order; device = code + "1" also reserved). Nodes without
-    coordinates are left out (the reader keeps them unknown)."""
+    coordinates are left out (the reader keeps them unknown). With \\p codes (a set): bad input
+    raises BadInput and \\p codes gets every node's code."""
     ns = {"g": "http://graphml.graphdrawing.org/xmlns"}
-    root = ET.parse(path).getroot()
+    if codes is None:
+        root = ET.parse(path).getroot()
+    else:
+        text = read_input_text(path, "GraphML topology file")
+        try:
+            root = ET.fromstring(text)
+        except ET.ParseError as e:
+            raise BadInput(path, "not XML: %s" % e, line=e.position[0])
     if not root.tag.endswith("graphml"):
+        if codes is not None:
+            raise BadInput(path, "not GraphML (the root element is <%s>)" % root.tag)
         return {}
     tag = lambda t: "{%s}%s" % (ns["g"], t) if root.tag.startswith("{") else t
     keys = {k.get("id"): k.get("attr.name") for k in root.iter(tag("key"))
@@ -564,6 +661,8 @@ def read_graphml_cities(path):
         while code in taken or code + "1" in taken:
             code, k = "%s%d" % (base, k), k + 1
         taken.update((code, code + "1"))
+        if codes is not None:
+            codes.add(code)
         try:
             cities[code] = (values.get("label") or code, float(values["Latitude"]),
                             float(values["Longitude"]))
@@ -576,6 +675,157 @@ def schedule_path(name):
     if os.path.sep in name or name.endswith(".json"):
         return name
     return os.path.join(DATA, "schedules", name + ".json")
+
+
+class _JsonError(ValueError):
+    def __init__(self, message, field=""):
+        super().__init__(message)
+        self.message, self.field, self.pos = message, field, None
+
+
+def parse_json(path, text):
+    """JSON as the programs' JsonDocument reads it (model/json-document.cc): a key at most once
+    in an object, finite numbers only; errors name the line. Returns the document and
+    {id(object or array): the line it starts on}."""
+    lines = {}
+
+    def line_of(pos):
+        return text.count("\n", 0, pos) + 1
+
+    def pairs(items):
+        out = {}
+        for key, value in items:
+            if key in out:
+                raise _JsonError("duplicate key '%s' (a key may appear once in an object)" % key,
+                                 key)
+            out[key] = value
+        return out
+
+    def number(t):
+        if not math.isfinite(float(t)):
+            raise _JsonError("number '%s' is out of range (not a finite double)" % t)
+        return float(t)
+
+    def constant(t):
+        raise _JsonError("'%s' is not a JSON value (numbers are finite)" % t)
+
+    def positioned(parse):
+        def wrapper(s_and_end, *rest):
+            try:
+                value, end = parse(s_and_end, *rest)
+            except _JsonError as e:
+                e.pos = s_and_end[1] if e.pos is None else e.pos
+                raise
+            lines[id(value)] = line_of(s_and_end[1])
+            return value, end
+        return wrapper
+
+    dec = json.JSONDecoder(object_pairs_hook=pairs, parse_float=number,
+                           parse_constant=constant)
+    # The pure-Python scanner calls these hooks (the C one does not): lines of every object
+    # and array, and of the one where an error is found.
+    dec.parse_object = positioned(json.decoder.JSONObject)
+    dec.parse_array = positioned(json.decoder.JSONArray)
+    dec.scan_once = json.scanner.py_make_scanner(dec)
+    try:
+        return dec.decode(text), lines
+    except _JsonError as e:
+        raise BadInput(path, e.message, line=line_of(e.pos or 0), field=e.field)
+    except json.JSONDecodeError as e:
+        raise BadInput(path, "not JSON: %s" % e.msg, line=e.lineno)
+    except RecursionError:
+        raise BadInput(path, "not JSON: nested too deeply")
+
+
+# ExchangePattern names ParsePattern (model/exchange-pattern.cc) accepts.
+PATTERNS = ("all-to-all", "ring", "tree", "ps", "multicast", "aggregation", "unicast",
+            "parameter-server")
+
+
+def load_schedule(path, known=None):
+    """(name, [[clique, ...] per round]) of a schedule file, checked as Schedule::Parse
+    (model/schedule.cc) checks it: known fields and types, at least one round, non-empty
+    rounds and cliques, a city at most once per round and (\\p known, a set) in the topology,
+    known pattern names. Bad input raises BadInput naming the file, line and field."""
+    doc, lines = parse_json(path, read_input_text(path, "schedule file"))
+
+    def fail(field, message, container):
+        raise BadInput(path, message, line=lines.get(id(container), 0), field=field)
+
+    def text_only(value, field, container):
+        """A lone surrogate (\\udc80) is no text: the programs refuse it."""
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                fail(field, "a lone surrogate in a string (not Unicode text)", container)
+        elif isinstance(value, (dict, list)):
+            for k, v in (value.items() if isinstance(value, dict) else enumerate(value)):
+                sub = "%s[%d]" % (field, k) if isinstance(k, int) else \
+                    (field + "." if field else "") + k
+                text_only(k, sub, value)
+                text_only(v, sub, value)
+
+    text_only(doc, "", doc)
+    if not isinstance(doc, dict):
+        fail("", "a schedule must be a JSON object with a \"rounds\" array", doc)
+    for key in doc:
+        if key not in ("name", "description", "rounds"):
+            fail(key, "unknown field (expected name, description, rounds)", doc)
+    for key in ("name", "description"):
+        if key in doc and not isinstance(doc[key], str):
+            fail(key, "must be a string", doc)
+    if "rounds" not in doc:
+        fail("", "missing field \"rounds\"", doc)
+    rounds = doc["rounds"]
+    if not isinstance(rounds, list):
+        fail("rounds", "must be an array of rounds", doc)
+    if not rounds:
+        fail("rounds", "a schedule needs at least one round", rounds)
+    out = []
+    for r, rnd in enumerate(rounds):
+        rp = "rounds[%d]" % r
+        if not isinstance(rnd, dict) or "cliques" not in rnd:
+            fail(rp, "a round must be an object with a \"cliques\" array", rounds)
+        for key in rnd:
+            if key not in ("cliques", "patterns"):
+                fail(rp + "." + key, "unknown field (expected cliques, patterns)", rnd)
+        cliques = rnd["cliques"]
+        if not isinstance(cliques, list):
+            fail(rp + ".cliques", "must be an array of cliques", rnd)
+        if not cliques:
+            fail(rp + ".cliques", "a round needs at least one clique", cliques)
+        seen, codes = set(), []
+        for c, clique in enumerate(cliques):
+            cp = "%s.cliques[%d]" % (rp, c)
+            if not isinstance(clique, list):
+                fail(cp, "a clique must be an array of city codes", cliques)
+            if not clique:
+                fail(cp, "empty clique", clique)
+            for m, city in enumerate(clique):
+                mp = "%s[%d]" % (cp, m)
+                if not isinstance(city, str) or not city:
+                    fail(mp, "a city code must be a non-empty string", clique)
+                code = city.upper()
+                if known is not None and code not in known:
+                    fail(mp, "unknown city '%s' (the topology has %s)" %
+                         (code, ", ".join(sorted(known))), clique)
+                if code in seen:
+                    fail(mp, "city '%s' appears twice in round %d" % (code, r), clique)
+                seen.add(code)
+            codes.append([city.upper() for city in clique])
+        if "patterns" in rnd:
+            patterns = rnd["patterns"]
+            if not isinstance(patterns, list) or len(patterns) != len(cliques):
+                fail(rp + ".patterns", "must be an array with one pattern per clique (%d)" %
+                     len(cliques), rnd)
+            for c, pattern in enumerate(patterns):
+                if not isinstance(pattern, str) or pattern not in PATTERNS:
+                    fail("%s.patterns[%d]" % (rp, c), "unknown exchange pattern %s (expected "
+                         "all-to-all, ring, tree, ps, multicast or aggregation; unicast means "
+                         "all-to-all)" % json.dumps(pattern), patterns)
+        out.append(codes)
+    return doc.get("name") or os.path.splitext(os.path.basename(path))[0], out
 
 
 def convex_hull(points):
@@ -693,26 +943,23 @@ def run_rounds(con, run_id):
     return rounds[:8]
 
 
-def plot_maps(con, db, runs, out, fmt, schedules, topology):
-    if schedules:  # schedule files on a given (or the default) topology: no database needed
-        topo = topology or os.path.join(DATA, "nine-city.topology")
-        if not os.path.isfile(topo):
-            log("error: %s: no such topology file" % topo)
-            return 2
-        cities = read_cities(topo)
-        for s in schedules:
-            path = schedule_path(s)
-            try:
-                with open(path) as f:
-                    sched = json.load(f)
-            except (OSError, ValueError) as e:
-                skip("map", "cannot read schedule %s: %s" % (path, e))
-                continue
-            rounds = [r.get("cliques", []) for r in sched.get("rounds", [])]
-            if not rounds or not cities:
-                skip("map", "schedule %s has no rounds or %s no cities" % (path, topo))
-                continue
-            name = sched.get("name") or os.path.splitext(os.path.basename(path))[0]
+def load_schedule_maps(schedules, topology):
+    """(topology path, its cities, [(path, name, rounds)]) of the --schedule files on
+    --topology (default the nine cities), all checked before anything is drawn: bad input
+    raises BadInput."""
+    topo = topology or os.path.join(DATA, "nine-city.topology")
+    codes = set()
+    cities = read_cities(topo, codes)
+    if not cities:
+        raise BadInput(topo, "no city with coordinates: nothing to draw a map on")
+    return topo, cities, [(schedule_path(s),) + load_schedule(schedule_path(s), codes)
+                          for s in schedules]
+
+
+def plot_maps(con, db, runs, out, fmt, schedule_maps):
+    if schedule_maps:  # schedule files on a given (or the default) topology: no database needed
+        topo, cities, schedules = schedule_maps
+        for path, name, rounds in schedules:
             draw_map(out, fmt, cities, rounds, name,
                      os.path.splitext(os.path.basename(topo))[0],
                      Source(None, [], "schedule file %s, topology file %s" % (path, topo)))
@@ -847,22 +1094,45 @@ def main(argv=None):
         if "=" not in w:
             ap.error("--where needs NAME=VALUE, got %r" % w)
         where.append(tuple(w.split("=", 1)))
+    for option, value, least in (("--max-panels", [args.max_panels], 1),
+                                 ("--timelines", [args.timelines], 1), ("--run", args.run, 1)):
+        for v in value:
+            if v < least:
+                ap.error("%s must be at least %d, got %d" % (option, least, v))
     con = None
     runs = {}
-    if args.db:
-        if not os.path.isfile(args.db):
-            log("error: %s: no such database" % args.db)
-            return 2
+    schedule_maps = None
+    try:
+        if args.db:
+            if not os.path.isfile(args.db):
+                log("error: %s: no such database" % args.db)
+                return 2
+            try:
+                con = sqlite3.connect("file:%s?mode=ro" % os.path.abspath(args.db), uri=True,
+                                      timeout=60)
+                runs = load_runs(con, where)
+            except sqlite3.Error as e:
+                log("error: %s: not a results database: %s" % (args.db, e))
+                return 2
+        elif any(w != "map" for w in wanted) or not args.schedule:
+            ap.error("a database is needed (only --only map --schedule NAME works without one)")
+        if args.schedule or args.topology:
+            schedule_maps = load_schedule_maps(args.schedule, args.topology)
+        if os.path.exists(args.out) and not os.path.isdir(args.out):
+            raise BadInput("--out %s" % args.out, "not a directory")
         try:
-            con = sqlite3.connect("file:%s?mode=ro" % os.path.abspath(args.db), uri=True,
-                                  timeout=60)
-            runs = load_runs(con, where)
-        except sqlite3.Error as e:
-            log("error: %s: not a results database: %s" % (args.db, e))
-            return 2
-    elif any(w != "map" for w in wanted) or not args.schedule:
-        ap.error("a database is needed (only --only map --schedule NAME works without one)")
-    os.makedirs(args.out, exist_ok=True)
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as e:
+            raise BadInput("--out %s" % args.out, "cannot create the directory: %s" %
+                           e.strerror)
+        try:  # root passes os.access() where the file system refuses (/proc)
+            tempfile.TemporaryFile(dir=args.out).close()
+        except OSError as e:
+            raise BadInput("--out %s" % args.out, "cannot write in the directory: %s" %
+                           e.strerror)
+    except BadInput as e:
+        log("error: %s" % e)
+        return 2
     try:
         pyplot()
     except ImportError as e:
@@ -878,8 +1148,8 @@ def main(argv=None):
     if "loss" in wanted:
         plot_loss(con, args.db, runs, args.out, args.format)
     if "map" in wanted:
-        status = plot_maps(con, args.db, runs, args.out, args.format, args.schedule,
-                           args.topology) or status
+        status = plot_maps(con, args.db, runs, args.out, args.format,
+                           schedule_maps if args.schedule else None) or status
     if "timeline" in wanted:
         plot_timelines(con, args.db, runs, args.out, args.format, args.run, args.timelines)
     return status

@@ -72,6 +72,15 @@ NUMBER_RE = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 END_RE = r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
 RANGE_RE = re.compile(r"^(%s)\s*\.\.\s*(%s)(?:\s+([*+])\s*(\S+))?$" % (END_RE, END_RE))
 KEY_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
+# The 'Accepted' column of a program's --PrintOptionsRst (OptionValidator::Range): a number's
+# range, e.g. 'integer: 1 .. 1000000', 'real: 0 .. <1', 'seconds: 1e-09 .. 1 s',
+# 'rate: 0 (keep the topology's) or 1 .. <1.8e19 bit/s'.
+ACCEPTED_RANGE_RE = re.compile(r"^(?:integer|real|seconds|rate): (?:(0) \([^)]*\) or )?"
+                               r"(%s) \.\. (<?)(%s)(?: .*)?$" % (NUMBER_RE, NUMBER_RE))
+# ns-3's own seed globals (RngSeedManager; --PrintGlobals gives no type): whole numbers, as the
+# programs check them (helper/experiment-options.cc).
+NS3_GLOBAL_RANGES = {"RngRun": "integer: 0 .. 18446744073709551615",
+                     "RngSeed": "integer: 1 .. 18446744073709551615"}
 
 
 class SpecError(Exception):
@@ -101,10 +110,19 @@ def format_number(x):
 class ParamType:
     """What values a parameter accepts: number, int, bool, string, or a set of choices."""
 
-    def __init__(self, kind, choices=None, default=None):
+    def __init__(self, kind, choices=None, default=None, accepted=None):
         self.kind = kind  # "number" | "int" | "bool" | "string" | "choice"
         self.choices = choices or []
         self.default = default
+        # The program's accepted range of a number (--PrintOptionsRst): (zero also accepted,
+        # lowest, highest, highest excluded) and its text; None: any value of the type.
+        self.range = None
+        self.accepted = (accepted or "").partition(": ")[2]
+        if accepted:
+            m = ACCEPTED_RANGE_RE.match(accepted)
+            if m:
+                self.range = (m.group(1) is not None, float(m.group(2)), float(m.group(4)),
+                              m.group(3) == "<")
 
     def numeric(self):
         return self.kind in ("number", "int")
@@ -128,6 +146,11 @@ class ParamType:
                 raise ValueError("%s: '%s' is out of range (not a finite number)" % (name, text))
             if self.kind == "int" and x != math.floor(x):
                 raise ValueError("%s expects %s, got '%s'" % (name, self.describe(), text))
+            if self.range:
+                zero, lo, hi, hi_excluded = self.range
+                if not (zero and x == 0) and (x < lo or x > hi or (hi_excluded and x >= hi)):
+                    raise ValueError("%s = %s is out of range (accepted: %s)" %
+                                     (name, text, self.accepted))
             return format_number(x)
         if self.kind == "bool":
             low = text.lower()
@@ -442,13 +465,54 @@ def program_options(words, path, lineno):
         raise SpecError(path, lineno, "cannot list the options of %s with --PrintHelp (exit "
                         "status %d); declare the parameters instead: declare = name:type, ..." %
                         (words[0], rc))
+    # A program of ours (ExperimentOptions: its help gives ranges, '(1 .. 8)') lists what each
+    # option accepts with --PrintOptionsRst: checked here, so that a value the program would
+    # refuse stops the sweep at its spec line before anything runs.
+    if any(re.search(r"\(.* \.\. .*\)", line) for line in out.splitlines()):
+        rc, rst = run("--PrintOptionsRst")
+        if rc == 0:
+            for name, accepted in options_accepted(rst).items():
+                if name in options:
+                    options[name] = typed_option(accepted, options[name])
     rc, out = run("--PrintGlobals")
     if rc == 0:
         for line in out.splitlines():
             m = re.match(r"^\s+--([A-Za-z]\w*)=\[(.*)\]\s*$", line)
             if m:
-                options.setdefault(m.group(1), infer_type(m.group(2), ""))
+                ptype = infer_type(m.group(2), "")
+                if m.group(1) in NS3_GLOBAL_RANGES:
+                    ptype = typed_option(NS3_GLOBAL_RANGES[m.group(1)], ptype)
+                options.setdefault(m.group(1), ptype)
     return options
+
+
+def options_accepted(rst):
+    """{option: its 'Accepted' text} of a --PrintOptionsRst table."""
+    accepted, name, fields = {}, None, []
+    for line in rst.splitlines():
+        m = re.match(r"^\s+\* - ``--([^`]+)``\s*$", line)
+        if m:
+            name, fields = m.group(1), []
+            continue
+        m = re.match(r"^\s+- (.*)$", line)
+        if name and m:
+            fields.append(m.group(1).strip())
+            if len(fields) == 2:  # Default, Accepted
+                accepted[name] = fields[1]
+    return accepted
+
+
+def typed_option(accepted, ptype):
+    """The ParamType an 'Accepted' text describes (a number's kind and range, a choice);
+    \\p ptype (from --PrintHelp) otherwise."""
+    kind, _, rest = accepted.partition(": ")
+    if kind == "integer":
+        return ParamType("int", default=ptype.default, accepted=accepted)
+    if kind in ("real", "seconds", "rate"):
+        return ParamType("number", default=ptype.default, accepted=accepted)
+    if kind == "choice" and " | " in rest:
+        return ParamType("choice", [c.strip() for c in rest.split(" | ")], ptype.default)
+    return ptype
 
 
 def expand(spec, options):
@@ -478,9 +542,11 @@ def expand(spec, options):
                     values.append(ptype.check(name, r))
                 except ValueError as e:
                     raise SpecError(spec.path, lineno, str(e))
-        dup = sorted({v for v in values if values.count(v) > 1})
+        seen, dup = set(), set()  # linear: a range may have MAX_RANGE_VALUES values
+        for v in values:
+            (dup if v in seen else seen).add(v)
         if dup:
-            raise SpecError(spec.path, lineno, "%s: value %s listed twice" % (name, dup[0]))
+            raise SpecError(spec.path, lineno, "%s: value %s listed twice" % (name, min(dup)))
         axes.append((name, values))
     count = 1
     for _, values in axes:
@@ -647,14 +713,14 @@ def connect(db):
 
 
 def ensure_db(db):
-    """Create (or check) the results database before anything runs: its directory, tables
-    meta, runs and sweep_runs, WAL mode; raises DatabaseError with the cause."""
+    """Create (or check) the results database before anything runs: tables meta, runs and
+    sweep_runs, WAL mode; raises DatabaseError with the cause. Its directory must exist: like
+    the programs, the sweep creates none (a mistyped --db would land in a new tree)."""
     d = os.path.dirname(os.path.abspath(db))
-    try:
-        os.makedirs(d, exist_ok=True)
-    except OSError as e:
-        raise DatabaseError("results database %s: cannot create its directory %s: %s" %
-                            (db, d, e.strerror))
+    if not os.path.isdir(d):
+        raise DatabaseError("--db %s: %s (the sweep, like the programs, creates no directory)" %
+                            (db, "%s is not a directory" % d if os.path.exists(d) else
+                             "no directory %s" % d))
     results_db.open_results(db, results_db.SWEEP_SCHEMA).close()
 
 

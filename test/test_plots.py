@@ -182,6 +182,92 @@ class TestOptimizedAndMaps(unittest.TestCase):
         self.assertLessEqual(members, {"AMS", "LON", "PAR", "FRA", "MAD", "GEN"})
 
 
+class TestBadInput(unittest.TestCase):
+    """Bad --schedule, --topology, --out and options: exit status 2 with the file (line, field)
+    or the option, before anything is drawn; never a traceback, a hang or a skipped map."""
+
+    def refused(self, args, *needles, out=None):
+        out = out or os.path.join(WORK, "bad-input-out")
+        shutil.rmtree(out, ignore_errors=True)
+        p = subprocess.run([PY, os.path.join(SRC, "scripts", "plot-results.py"), DB, "--out",
+                            out] + list(args), capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        for n in needles:
+            self.assertIn(n, p.stderr)
+        if out.startswith(WORK):
+            self.assertFalse(os.path.exists(out), "nothing is drawn on bad input")
+        return p
+
+    def schedule(self, name, text):
+        path = os.path.join(WORK, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_bad_schedules_refused(self):
+        ok = '{"rounds": [{"cliques": [["AMS", "LON"]]}]}'
+        cases = [  # (file text, line, field, message)
+            ('{"name": "\\udc80", "rounds": [{"cliques": [["AMS", "LON"]]}]}', 1, "name",
+             "lone surrogate"),
+            ('{"name": 1e400,\n "rounds": [{"cliques": [["AMS", "LON"]]}]}', 1, None,
+             "not a finite double"),
+            ('{"rounds": [{"cliques": [["AMS", "LON"]]},\n {"cliques": []}]}', 2,
+             "rounds[1].cliques", "a round needs at least one clique"),
+            ('{"rounds": [{"cliques": [["AMS", "LON"], ["ams"]]}]}', 1,
+             "rounds[0].cliques[1][0]", "city 'AMS' appears twice in round 0"),
+            ('{"rounds": [{"cliques": {"a": ["AMS", "LON"]}}]}', 1, "rounds[0].cliques",
+             "must be an array"),
+            ('{"rounds": [{"cliques": [["AMS", "LON"]], "patterns": [null]}]}', 1,
+             "rounds[0].patterns[0]", "unknown exchange pattern null"),
+            ('{"rounds": [{"cliques": [["AMS"]], "cliques": [["LON"]]}]}', 1, "cliques",
+             "duplicate key 'cliques'"),
+            ('{"rounds": [{"cliques": [["AMS", "LON"]]}],\n "round": 1}', 1, "round",
+             "unknown field"),
+            ('{"rounds": [{"cliques": [["AMS", "XYZ"]]}]}', 1, "rounds[0].cliques[0][1]",
+             "unknown city 'XYZ'"),
+            ('{"rounds": [{"cliques": [["AMS", "LON"]]}]', 1, None, "not JSON"),
+        ]
+        for i, (text, line, field, message) in enumerate(cases):
+            path = self.schedule("bad-%d.json" % i, text)
+            self.refused(["--only", "map", "--schedule", path],
+                         "%s:%d:" % (path, line), message,
+                         *(["field '%s'" % field] if field else []))
+        # Not regular files: refused without reading (a FIFO or /dev/zero used to hang).
+        fifo = os.path.join(WORK, "schedule.fifo")
+        if not os.path.exists(fifo):
+            os.mkfifo(fifo)
+        for path in (fifo, "/dev/zero", WORK):
+            self.refused(["--only", "map", "--schedule", path], path, "not a regular file")
+        # Missing or unparsable files and a topology that is not one: errors, not skipped maps.
+        self.refused(["--only", "map", "--schedule", os.path.join(WORK, "no-such.json")],
+                     "no-such.json", "cannot read schedule")
+        good = self.schedule("good.json", ok)
+        self.refused(["--only", "map", "--schedule", good, "--topology", good], good,
+                     "no [cities] section")
+        # The good schedule is drawn.
+        out = os.path.join(WORK, "good-map")
+        p = plot(out, "--only", "map", "--schedule", good)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(data(out, "map-good")["data"]["rounds"], [[["AMS", "LON"]]])
+
+    def test_bad_out_refused(self):
+        self.refused(["--only", "round-time"], "--out /dev/full", out="/dev/full")
+        self.refused(["--only", "round-time"], "--out /proc/x", out="/proc/x")
+
+    def test_bad_options_refused(self):
+        for args, needle in ((["--max-panels", "0"], "--max-panels"),
+                             (["--max-panels", "-1"], "--max-panels"),
+                             (["--timelines", "-1"], "--timelines"),
+                             (["--run", "-1"], "--run"),
+                             (["--where", "nosuch=1"], "'nosuch'")):
+            self.refused(["--only", "round-time,timeline"] + args, needle)
+        # A known parameter without a matching run still selects nothing (exit 0).
+        p = plot(os.path.join(WORK, "where-none"), "--only", "round-time", "--where",
+                 "lossRate=7")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+
 class TestTimeline(unittest.TestCase):
 
     def test_compute_exchange_wait_add_up(self):

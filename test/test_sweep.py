@@ -97,7 +97,7 @@ class TestBadSpec(unittest.TestCase):
         self.check("linkRate = 8e9..1e9 *2\n", 2, "empty range '8e9..1e9 *2'")
 
     def test_bad_type(self):
-        self.check("rounds = 1, many\n", 2, "rounds expects a number", "'many'")
+        self.check("rounds = 1, many\n", 2, "rounds expects an integer", "'many'")
 
     def test_bad_choice(self):
         self.check("rounds = 1\n\nmode = unicast, broadcast\n", 4,
@@ -175,6 +175,44 @@ class TestBadSpec(unittest.TestCase):
     def test_non_finite_numbers(self):
         self.check("rounds = 1\nlinkRate = 1e999\n", 3, "linkRate", "out of range")
         self.check("linkRate = 1e9..1e999 *2\n", 2, "not finite")
+
+    def test_values_out_of_the_programs_range(self):
+        # Checked for type only, these passed --list and a sweep ran the good runs, recorded
+        # the bad ones as failed and exited 1; the program's --PrintOptionsRst says the ranges.
+        self.check("modelBytes = 200e3\nrounds = 1.5\n", 3, "rounds expects an integer")
+        self.check("modelBytes = 200e3\nrounds = 0\n", 3, "rounds = 0 is out of range",
+                   "accepted: 1 .. 1000000")
+        self.check("rounds = 1\nlinkRate = -5\n", 3, "linkRate = -5 is out of range")
+        self.check("rounds = 1\nperiod = 9\n", 3, "period = 9 is out of range",
+                   "accepted: 1 .. 8")
+        self.check(TINY + "RngRun = 1.5, 2\n", 4, "RngRun expects an integer", "'1.5'")
+        self.check(TINY + "lossRate = 0, 1\n", 4, "lossRate = 1 is out of range")
+        spec = write(os.path.join(self.dir, "range-ok.sweep"),
+                     TINY + "linkRate = 0, 1e9\nlossRate = 0.5\nRngRun = 0\n")
+        p = sweep(spec, "--list")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_large_range_lists_in_linear_time(self):
+        # The check for a value listed twice was quadratic: 100000 values took minutes.
+        spec = write(os.path.join(self.dir, "large.sweep"), "RngRun = 1..100000\nrounds = 1\n")
+        start = time.monotonic()
+        p = sweep(spec, "--list", timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(p.stdout.splitlines()), 100000)
+        self.assertLess(time.monotonic() - start, 30)
+        self.check("RngRun = 1..3, 2\n", 2, "RngRun: value 2 listed twice")
+
+    def test_database_directory_must_exist(self):
+        # The sweep created the whole tree; the programs refuse a missing directory.
+        spec = write(os.path.join(self.dir, "db-dir.sweep"), TINY)
+        missing = os.path.join(self.dir, "no-such-dir")
+        db = os.path.join(missing, "sub", "r.db")
+        p = sweep(spec, "--db", db, timeout=60)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--db %s" % db, p.stderr)
+        self.assertIn("no directory", p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        self.assertFalse(os.path.exists(missing), "no directory is created")
 
     def test_list_expands_cartesian_product(self):
         spec = write(os.path.join(self.dir, "ok.sweep"),
@@ -365,8 +403,8 @@ class TestFailures(unittest.TestCase):
         os.chmod(crasher, 0o755)
         real = os.path.join(BUILD, "nine-city-training")
         spec = write(os.path.join(d, "failures.sweep"),
-                     "program = %s %s\ncrash = 0, 1\nmodelBytes = 200e3, 0.5\nrounds = 1\n" %
-                     (crasher, real))
+                     "program = %s %s\ncrash = 0, 1\nmodelBytes = 200e3\nrounds = 1\n"
+                     "schedule = all-in-one, no-such-schedule\n" % (crasher, real))
         db = os.path.join(d, "results.db")
         p = sweep(spec, "--db", db, "--jobs", "2")
         self.assertEqual(p.returncode, 1, p.stderr)
@@ -387,8 +425,10 @@ class TestFailures(unittest.TestCase):
         errors = [f for f in failed if "SIGSEGV" not in f[1]]
         self.assertIn("exit status 2", errors[0][1])
         self.assertIn("--- stderr (tail) ---\nnine-city-training: error:", errors[0][1])
-        self.assertIn("modelBytes", errors[0][1].split("stderr (tail)")[1])
-        self.assertEqual(json.loads(errors[0][5])["modelBytes"], 0.5)
+        # A value only the program can refuse (a value out of its range stops the sweep at
+        # its spec line: TestBadSpec.test_values_out_of_the_programs_range).
+        self.assertIn("no-such-schedule", errors[0][1].split("stderr (tail)")[1])
+        self.assertEqual(json.loads(errors[0][5])["schedule"], "no-such-schedule")
         # Restart: the complete run is skipped, the failed ones are tried again.
         p = sweep(spec, "--db", db, "--jobs", "2")
         self.assertEqual(p.returncode, 1)
