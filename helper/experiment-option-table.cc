@@ -162,7 +162,7 @@ ExperimentOptions::Table()
         {"writeTopology", "Also write the topology used to this file (project format)", "", V::Text(), "", "synthetic"},
         // single programs
         {"wanRate", "multicast-alone: rate of the WAN link between the hubs, bit/s", "1e9", V::Rate(), "", "dumbbell"},
-        {"wanLatency", "multicast-alone: one-way latency of the WAN link, s", "0.04", V::Seconds(0, 10), "", "dumbbell"},
+        {"wanLatency", "multicast-alone: one-way latency of the WAN link, s", "0.04", V::Seconds(1e-9, 10), "", "dumbbell"},
         {"hubIslands", "aggregation-alone: islands around the hub", "4", V::Integer(2, 64), "", "star"},
         {"schedules", "schedule-comparison: comma-separated schedules (files, shipped names, baselines: ring-allreduce, tree-allreduce, parameter-server, all-to-all, grid, exp-graph, diloco, ring (gossip))", "all-in-one,3x3-rotating,ring,grid", V::List(), "", "comparison"},
         {"monitor", "bench-raw-udp: also install the module's LinkMonitor (its cost)", "false", V::Flag(), "", "bench"},

@@ -903,6 +903,19 @@ ExperimentOptions::ApplyAttribute(const std::string& name, const std::string& va
                                     " runs no packet-level simulation (only its options and "
                                     "the attributes they map to apply; --PrintHelp)");
     }
+    // Attributes of objects made while the run goes, which the check of applied attributes
+    // (CheckAttributesApplied, before the run) cannot see: the tcp transport sets these on
+    // every socket it opens, over any default.
+    static const std::map<std::string, std::string> kPerSocket{
+        {"SegmentSize", "--tcpSegmentSize"},
+        {"SndBufSize", "--tcpSndBuf"},
+        {"RcvBufSize", "--tcpRcvBuf"}};
+    TypeId tcpSocket = TypeId::LookupByName("ns3::TcpSocket");
+    if ((tid == tcpSocket || tid.IsChildOf(tcpSocket)) && kPerSocket.count(attribute))
+    {
+        throw std::invalid_argument("--" + name + ": the tcp transport sets it on every socket "
+                                    "(set it with " + kPerSocket.at(attribute) + ")");
+    }
     if (!(info.flags & TypeId::ATTR_CONSTRUCT))
     {
         throw std::invalid_argument("--" + name + ": this attribute cannot be set");
@@ -996,6 +1009,34 @@ ExperimentOptions::CrossCheck() const
         NetworkCapabilities caps = NetworkCapabilities::ForPattern(
             ParsePattern(Has("mode") ? GetText("mode") : std::string("unicast")));
         ApplyCapabilityOptions(*this, caps);
+    }
+    if (Has("tcpSegmentSize") && Has("mtu") && GetInteger("tcpSegmentSize") > 0)
+    {
+        // MTU - 52: IPv4 (20 bytes) and TCP with its timestamp option (32 bytes) per segment.
+        uint64_t mss = GetInteger("tcpSegmentSize");
+        uint64_t mtu = GetInteger("mtu");
+        if (mss + 52 > mtu)
+        {
+            throw std::invalid_argument(text("tcpSegmentSize") + " needs IP packets of " +
+                                        std::to_string(mss + 52) + " bytes, more than the MTU (" +
+                                        text("mtu") + "; largest: " + std::to_string(mtu - 52) +
+                                        ")");
+        }
+    }
+    if (Has("tcpSegmentSize") && Has("mtu"))
+    {
+        // A buffer smaller than one segment never opens a window: the run stalls.
+        uint64_t mss = GetInteger("tcpSegmentSize") > 0 ? GetInteger("tcpSegmentSize")
+                                                        : GetInteger("mtu") - 52;
+        for (const char* buf : {"tcpRcvBuf", "tcpSndBuf"})
+        {
+            if (Has(buf) && GetInteger(buf) > 0 && GetInteger(buf) < mss)
+            {
+                throw std::invalid_argument(text(buf) + ": less than one TCP segment (" +
+                                            std::to_string(mss) + " bytes; 0: the path's "
+                                            "bandwidth-delay product)");
+            }
+        }
     }
     if (Has("segmentSize") && Has("mtu"))
     {

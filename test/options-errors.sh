@@ -80,6 +80,13 @@ NS_GLOBAL_VALUE=RngRun=-1 expect_error env-run-negative "NS_GLOBAL_VALUE entry R
 NS_GLOBAL_VALUE=ChecksumEnabled=maybe expect_error env-bool "NS_GLOBAL_VALUE entry ChecksumEnabled=maybe"
 NS_LOG=Bogus expect_error log-unknown "NS_LOG: 'Bogus' is not a log component"
 NS_LOG='UdpTransport=info:Bogus=info' expect_error log-unknown-second "NS_LOG: 'Bogus' is not"
+# TCP: a segment beyond the MTU, a buffer below one segment (a zero window: the run stalled
+# until its 100000 s limit), a socket attribute the transport sets on every socket (ignored).
+expect_error tcp-mss-mtu "--tcpSegmentSize=65000 needs IP packets of 65052 bytes, more than the MTU" \
+  --transport=tcp --tcpSegmentSize=65000
+expect_error tcp-rcvbuf-1 "--tcpRcvBuf=1: less than one TCP segment" --transport=tcp --tcpRcvBuf=1
+expect_error tcp-socket-attribute "the tcp transport sets it on every socket (set it with --tcpSegmentSize)" \
+  --transport=tcp --ns3::TcpSocket::SegmentSize=1000
 expect_error print-attributes "--PrintAttributes=ns3::Type needs a type" --PrintAttributes=bogus
 
 BIN="$OPT"
