@@ -544,18 +544,8 @@ ExperimentOptions::EnvironmentArguments(const char* env, const std::vector<std::
     // line's; a command-line value for the same attribute would be overridden at construction,
     // so a different one is refused.
     std::vector<std::string> out;
-    if (env == nullptr)
+    for (const std::string& entry : TextUtil::Split(env ? env : "", ';'))
     {
-        return out;
-    }
-    std::string text(env);
-    std::size_t cur = 0;
-    while (cur <= text.size())
-    {
-        std::size_t next = text.find(';', cur);
-        std::string entry = text.substr(cur, next == std::string::npos ? std::string::npos
-                                                                        : next - cur);
-        cur = next == std::string::npos ? text.size() + 1 : next + 1;
         if (entry.empty())
         {
             continue;
@@ -591,18 +581,8 @@ std::vector<std::string>
 ExperimentOptions::EnvironmentGlobals(const char* env)
 {
     std::vector<std::string> out;
-    if (env == nullptr)
+    for (const std::string& entry : TextUtil::Split(env ? env : "", ';'))
     {
-        return out;
-    }
-    std::string text(env);
-    std::size_t cur = 0;
-    while (cur <= text.size())
-    {
-        std::size_t next = text.find(';', cur);
-        std::string entry = text.substr(cur, next == std::string::npos ? std::string::npos
-                                                                        : next - cur);
-        cur = next == std::string::npos ? text.size() + 1 : next + 1;
         if (entry.empty())
         {
             continue;
@@ -625,18 +605,8 @@ ExperimentOptions::CheckLogEnvironment(const char* env)
 {
     // NS_LOG="Component=level|level:Component=...": ns-3 aborts on an unknown component (when
     // the simulator is created), or ignores it (programs that create none).
-    if (env == nullptr)
+    for (const std::string& entry : TextUtil::Split(env ? env : "", ':'))
     {
-        return;
-    }
-    std::string text(env);
-    std::size_t cur = 0;
-    while (cur <= text.size())
-    {
-        std::size_t next = text.find(':', cur);
-        std::string entry = text.substr(cur, next == std::string::npos ? std::string::npos
-                                                                        : next - cur);
-        cur = next == std::string::npos ? text.size() + 1 : next + 1;
         std::string name = entry.substr(0, entry.find('='));
         if (name.empty() || name == "*" || name == "**" || name == "***" ||
             name == "print-list" || LogComponent::GetComponentList()->count(name))

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "network-capabilities.h"
+#include "text-util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -149,13 +150,8 @@ void
 NetworkCapabilities::SetPatterns(const std::string& list)
 {
     std::vector<ExchangePattern> out;
-    std::size_t pos = 0;
-    while (pos <= list.size())
+    for (const std::string& item : TextUtil::Split(list, ','))
     {
-        std::size_t comma = list.find(',', pos);
-        std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos
-                                                                        : comma - pos);
-        pos = comma == std::string::npos ? list.size() + 1 : comma + 1;
         if (item.empty())
         {
             continue;
@@ -209,15 +205,10 @@ NetworkCapabilities::SetSwitches(const std::string& list)
     }
     bool m = false;
     bool a = false;
-    std::size_t pos = 0;
     bool any = false;
     std::vector<std::string> seen;
-    while (pos <= list.size())
+    for (const std::string& item : TextUtil::Split(list, ','))
     {
-        std::size_t comma = list.find(',', pos);
-        std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos
-                                                                        : comma - pos);
-        pos = comma == std::string::npos ? list.size() + 1 : comma + 1;
         if (std::find(seen.begin(), seen.end(), item) != seen.end())
         {
             throw std::invalid_argument("capabilities: " + item + " twice");

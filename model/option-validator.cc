@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "option-validator.h"
+#include "text-util.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -383,13 +384,9 @@ OptionValidator::Parse(const std::string& what, const std::string& text) const
         // lists. The lists are sets (islands, devices, patterns, schedules, targets): an item
         // given twice is a typo too.
         std::vector<std::string> items;
-        std::size_t pos = 0;
-        while (pos <= text.size())
+        for (std::string item : TextUtil::Split(text, ','))
         {
-            std::size_t comma = text.find(',', pos);
-            std::string item =
-                Trim(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-            pos = comma == std::string::npos ? text.size() + 1 : comma + 1;
+            item = Trim(item);
             if (item.empty())
             {
                 throw std::invalid_argument(what + "=" + text +

@@ -225,4 +225,18 @@ TextUtil::Upper(std::string s)
     return s;
 }
 
+std::vector<std::string>
+TextUtil::Split(const std::string& text, char sep)
+{
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    for (std::size_t next = text.find(sep); next != std::string::npos;
+         pos = next + 1, next = text.find(sep, pos))
+    {
+        out.push_back(text.substr(pos, next - pos));
+    }
+    out.push_back(text.substr(pos));
+    return out;
+}
+
 } // namespace ns3

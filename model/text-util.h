@@ -45,6 +45,9 @@ class TextUtil
     static std::size_t LineOfOffset(const std::string& text, std::size_t offset);
     /// Upper-case ASCII copy.
     static std::string Upper(std::string s);
+    /// Every item of \p text between the separators \p sep, empty ones included ("a,,b," has
+    /// four items; "" has one, empty).
+    static std::vector<std::string> Split(const std::string& text, char sep);
 };
 
 } // namespace ns3

@@ -186,6 +186,15 @@ def value_text(v):
     return json.dumps(v) if isinstance(v, (dict, list)) else str(v)
 
 
+def run_parameters(text):
+    """The parameters object of a runs row ({} when absent or not an object)."""
+    try:
+        p = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return p if isinstance(p, dict) else {}
+
+
 def load_runs(con, where):
     """{run_id: config dict} of the complete runs that pass every --where filter. A --where
     NAME that no run of the database (of any status) has at all is bad input (BadInput)."""
@@ -194,12 +203,7 @@ def load_runs(con, where):
     names, any_run = set(RUN_COLUMNS), False
     for (params,) in con.execute("SELECT parameters FROM runs"):
         any_run = True
-        try:
-            p = json.loads(params or "{}")
-        except ValueError:
-            p = {}
-        if isinstance(p, dict):
-            names.update(p)
+        names.update(run_parameters(params))
     unknown = [k for k, _ in where if k not in names]
     if any_run and unknown:
         raise BadInput("--where %s" % unknown[0], "no run of the database has a parameter "
@@ -209,12 +213,7 @@ def load_runs(con, where):
                            "'complete' ORDER BY run_id" % cols):
         run_id, values, params = row[0], row[1:-1], row[-1]
         cfg = {"run." + c: v for c, v in zip(RUN_COLUMNS, values)}
-        try:
-            p = json.loads(params or "{}")
-        except ValueError:
-            p = {}
-        if isinstance(p, dict):
-            cfg.update(p)
+        cfg.update(run_parameters(params))
         runs[run_id] = cfg
     for key, want in where:
         runs = {r: c for r, c in runs.items()

@@ -5,10 +5,12 @@
 // boundary (numbers finite, integers whole, physical ranges, ns-3 Time and DataRate syntax).
 
 #include "ns3/option-validator.h"
+#include "ns3/text-util.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -139,6 +141,16 @@ TEST(OptionValidator, TypeChoiceMapsShortNamesToTypeIds)
     // A plain choice keeps the text as it is.
     auto plain = OptionValidator::Choice({"Cubic"});
     EXPECT_EQ(plain.ToAttributeText(nlohmann::json("Cubic"), "ns3::TypeIdValue"), "Cubic");
+}
+
+TEST(TextUtil, SplitKeepsEveryItem)
+{
+    using V = std::vector<std::string>;
+    EXPECT_EQ(TextUtil::Split("a,b", ','), (V{"a", "b"}));
+    EXPECT_EQ(TextUtil::Split("a,,b,", ','), (V{"a", "", "b", ""}));
+    EXPECT_EQ(TextUtil::Split(",", ','), (V{"", ""}));
+    EXPECT_EQ(TextUtil::Split("", ';'), (V{""}));
+    EXPECT_EQ(TextUtil::Split("x=1;y=2", ';'), (V{"x=1", "y=2"}));
 }
 
 } // namespace
