@@ -75,6 +75,7 @@ main(int argc, char* argv[])
         setup.seed = options.GetInteger("seed");
         setup.Validate();
         // Outputs are opened before anything is trained.
+        ExperimentOptions::CheckOutputFiles({{"csv", csvPath}, {"json", jsonPath}}, {});
         std::ofstream csv(csvPath);
         if (!csv)
         {

@@ -36,6 +36,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -598,6 +599,40 @@ ExperimentOptions::EnvironmentGlobals(const char* env)
         out.push_back("--" + entry);
     }
     return out;
+}
+
+void
+ExperimentOptions::CheckOutputFiles(const std::vector<std::pair<std::string, std::string>>& outputs,
+                                    const std::vector<std::pair<std::string, std::string>>& inputs)
+{
+    auto same = [](const std::string& a, const std::string& b) {
+        std::error_code ea;
+        std::error_code eb;
+        auto ca = std::filesystem::weakly_canonical(a, ea);
+        auto cb = std::filesystem::weakly_canonical(b, eb);
+        return !a.empty() && !b.empty() && !ea && !eb && ca == cb;
+    };
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+    {
+        const auto& [option, path] = outputs[i];
+        for (const auto& [inputOption, input] : inputs)
+        {
+            if (same(path, input))
+            {
+                throw std::invalid_argument("--" + option + "=" + path + " would overwrite the " +
+                                            "file it reads (--" + inputOption + "=" + input + ")");
+            }
+        }
+        for (std::size_t j = 0; j < i; ++j)
+        {
+            if (same(path, outputs[j].second))
+            {
+                throw std::invalid_argument("--" + outputs[j].first + "=" + outputs[j].second +
+                                            " and --" + option + "=" + path +
+                                            " name the same file");
+            }
+        }
+    }
 }
 
 void

@@ -121,6 +121,13 @@ class ExperimentOptions : public ObjectBase
      * command line would refuse.
      */
     static std::vector<std::string> EnvironmentGlobals(const char* env);
+    /**
+     * Throws std::invalid_argument if an output file (option, path) is one of the \p inputs
+     * (it would be overwritten before or while it is read) or another output (one would be
+     * lost): paths compared after resolving '..', links and the working directory.
+     */
+    static void CheckOutputFiles(const std::vector<std::pair<std::string, std::string>>& outputs,
+                                 const std::vector<std::pair<std::string, std::string>>& inputs);
     /// Throws std::invalid_argument if NS_LOG (\p env, may be null) names a component that
     /// does not exist.
     static void CheckLogEnvironment(const char* env);

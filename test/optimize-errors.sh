@@ -50,4 +50,11 @@ if [ -w /dev/full ]; then
   expect_error out-full "/dev/full: cannot write schedule file" --period=1 --out=/dev/full
   expect_error topology-out-full "/dev/full: write failed" --period=1 --writeTopology=/dev/full
 fi
+# An output naming the topology read, or another output (the topology was overwritten by the
+# schedule; two outputs shared one file).
+cp "$DATA/nine-city.topology" "$TMP/mine.topology"
+expect_error out-is-input "would overwrite the file it reads (--topology=" \
+  --topology="$TMP/mine.topology" --out="$TMP/../$(basename "$TMP")/mine.topology"
+cmp -s "$DATA/nine-city.topology" "$TMP/mine.topology" || { echo "FAIL out-is-input: topology changed"; failures=$((failures + 1)); }
+expect_error outputs-same "name the same file" --out="$TMP/o.json" --json="$TMP/./o.json"
 finish_cases "all impossible inputs rejected clearly"
