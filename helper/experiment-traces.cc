@@ -12,6 +12,7 @@
 #include "ns3/point-to-point-helper.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <set>
 #include <stdexcept>
@@ -60,10 +61,15 @@ ExperimentTraces::Install(const ExperimentOptions& options, const ScenarioHelper
     {
         throw std::invalid_argument("--traceDir=" + m_dir + ": exists and is not a directory");
     }
-    if (access(m_dir.c_str(), W_OK | X_OK) != 0)
+    // A file made and removed (access() says yes to root everywhere, /proc included).
+    std::string probe = m_dir + "/.trace-probe-XXXXXX";
+    int fd = mkstemp(probe.data());
+    if (fd < 0)
     {
         throw std::invalid_argument("--traceDir=" + m_dir + ": the directory is not writable");
     }
+    close(fd);
+    unlink(probe.c_str());
     const WanNetwork& network = scenario.GetNetwork();
     const NetworkGraph& graph = scenario.GetGraph();
     if (pcap)

@@ -56,6 +56,18 @@ for flag in --pcap --flowmon --netanim; do
     { echo "FAIL $flag --traceDir=<a file>: exit $rc, $(cat "$TMP/err")"; exit 1; }
   echo "ok   $flag --traceDir=<a file> refused (exit 2)"
 done
+# A directory that refuses new files even to root (/proc: access() said writable, then the
+# pcap writer aborted).
+if [ -d /proc ] && ! touch /proc/.trace-test 2>/dev/null; then
+  set +e
+  "$SIM" --schedule=3x3-rotating --modelBytes=1e5 --rounds=1 --db=none --quiet=1 \
+    --pcap --traceDir=/proc >/dev/null 2>"$TMP/err"
+  rc=$?
+  set -e
+  grep -q "traceDir=/proc: the directory is not writable" "$TMP/err" && [ "$rc" = 2 ] ||
+    { echo "FAIL --pcap --traceDir=/proc: exit $rc, $(cat "$TMP/err")"; exit 1; }
+  echo "ok   --pcap --traceDir=/proc refused (exit 2)"
+fi
 # Names with '-': P-Q -> R and P -> Q-R are both 'P-Q-R': the second gets its link index, and
 # each file holds its own link's frames (two writers of one file overwrote each other).
 cat >"$TMP/clash.topology" <<'TOPO'
