@@ -76,6 +76,11 @@ main(int argc, char* argv[])
         setup.Validate();
         // Outputs are opened before anything is trained.
         ExperimentOptions::CheckOutputFiles({{"csv", csvPath}, {"json", jsonPath}}, {});
+        if (!options.GetText("scheduleDir").empty())
+        {
+            ExperimentOptions::CheckWritableDirectory("--scheduleDir",
+                                                      options.GetText("scheduleDir"));
+        }
         std::ofstream csv(csvPath);
         if (!csv)
         {

@@ -45,6 +45,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <unistd.h>
+
 namespace ns3
 {
 
@@ -633,6 +635,24 @@ ExperimentOptions::CheckOutputFiles(const std::vector<std::pair<std::string, std
             }
         }
     }
+}
+
+void
+ExperimentOptions::CheckWritableDirectory(const std::string& what, const std::string& dir)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+    {
+        throw std::invalid_argument(what + "=" + dir + ": not a directory");
+    }
+    std::string probe = dir + "/.write-probe-XXXXXX";
+    int fd = mkstemp(probe.data());
+    if (fd < 0)
+    {
+        throw std::invalid_argument(what + "=" + dir + ": the directory is not writable");
+    }
+    close(fd);
+    unlink(probe.c_str());
 }
 
 void

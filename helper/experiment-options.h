@@ -128,6 +128,9 @@ class ExperimentOptions : public ObjectBase
      */
     static void CheckOutputFiles(const std::vector<std::pair<std::string, std::string>>& outputs,
                                  const std::vector<std::pair<std::string, std::string>>& inputs);
+    /// Throws std::invalid_argument naming \p what if \p dir is not a directory in which a
+    /// file can be made (tried: access() says yes to root everywhere, /proc included).
+    static void CheckWritableDirectory(const std::string& what, const std::string& dir);
     /// Throws std::invalid_argument if NS_LOG (\p env, may be null) names a component that
     /// does not exist.
     static void CheckLogEnvironment(const char* env);

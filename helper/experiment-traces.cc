@@ -61,15 +61,7 @@ ExperimentTraces::Install(const ExperimentOptions& options, const ScenarioHelper
     {
         throw std::invalid_argument("--traceDir=" + m_dir + ": exists and is not a directory");
     }
-    // A file made and removed (access() says yes to root everywhere, /proc included).
-    std::string probe = m_dir + "/.trace-probe-XXXXXX";
-    int fd = mkstemp(probe.data());
-    if (fd < 0)
-    {
-        throw std::invalid_argument("--traceDir=" + m_dir + ": the directory is not writable");
-    }
-    close(fd);
-    unlink(probe.c_str());
+    ExperimentOptions::CheckWritableDirectory("--traceDir", m_dir);
     const WanNetwork& network = scenario.GetNetwork();
     const NetworkGraph& graph = scenario.GetGraph();
     if (pcap)

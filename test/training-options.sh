@@ -73,7 +73,7 @@ check "training-curves records every setting in its summary" \
 
 # 4. Refused: the old private flag, bad values (exit 2, the option named).
 for args in "--momentum=0.5" "--alpha=abc" "--alpha=-1" "--hidden=16,,8" "--optimizer=adam" \
-            "--targetFraction=0" "--metric=best" "--computeTime=0"; do
+            "--targetFraction=0" "--metric=best" "--computeTime=0" "--scheduleDir=$TMP/x.csv"; do
   out=$("$CURVES" "${curves[@]}" $args --csv="$TMP/x.csv" --json="$TMP/x.json" 2>&1)
   status=$?
   name=${args%%=*}
