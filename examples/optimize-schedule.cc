@@ -121,18 +121,9 @@ main(int argc, char* argv[])
     {
         // An output naming the topology it reads, or another output: refused before anything
         // is written (the topology file was overwritten by the schedule).
-        std::vector<std::pair<std::string, std::string>> outputs; // (option, path)
-        for (const auto& [option, path] :
-             {std::pair<std::string, std::string>{"out", out},
-              {"writeTopology", writeTopology},
-              {"json", json ? std::string() : jsonPath}})
-        {
-            if (!path.empty())
-            {
-                outputs.emplace_back(option, path);
-            }
-        }
-        ExperimentOptions::CheckOutputFiles(outputs, {{"topology", options.GetText("topology")}});
+        ExperimentOptions::CheckOutputFiles(
+            {{"out", out}, {"writeTopology", writeTopology}, {"json", json ? "" : jsonPath}},
+            {{"topology", options.GetText("topology")}});
         Topology topology = options.LoadTopology();
         if (!writeTopology.empty())
         {

@@ -76,10 +76,10 @@ main(int argc, char* argv[])
         setup.Validate();
         // Outputs are opened before anything is trained.
         ExperimentOptions::CheckOutputFiles({{"csv", csvPath}, {"json", jsonPath}}, {});
-        if (!options.GetText("scheduleDir").empty())
+        const std::string scheduleDir = options.GetText("scheduleDir");
+        if (!scheduleDir.empty())
         {
-            ExperimentOptions::CheckWritableDirectory("--scheduleDir",
-                                                      options.GetText("scheduleDir"));
+            ExperimentOptions::CheckWritableDirectory("--scheduleDir", scheduleDir);
         }
         std::ofstream csv(csvPath);
         if (!csv)
@@ -156,7 +156,6 @@ main(int argc, char* argv[])
         const OptimizerOptions searchOptions = options.ToOptimizerOptions(cities.size());
         summary["objective"] = searchOptions.objective->Name();
         summary["seed"] = options.GetInteger("seed");
-        const std::string scheduleDir = options.GetText("scheduleDir");
         for (const Series& s : series)
         {
             // The options' FPGA and slot settings, with this series' capability set.

@@ -21,12 +21,14 @@
 #include "ns3/object-ptr-container.h"
 #include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
-#include "ns3/scheduler.h"
 #include "ns3/route-planner.h"
 #include "ns3/schedule-optimizer.h"
+#include "ns3/scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/synthetic-topology.h"
+#include "ns3/tcp-socket.h"
+#include "ns3/tcp-transport.h"
 #include "ns3/text-util.h"
 #include "ns3/topology-reader.h"
 #include "ns3/training-time-objective.h"
@@ -171,9 +173,9 @@ const char* const kSimulatorImplementations[] = {"ns3::DefaultSimulatorImpl",
                                                  "ns3::RealtimeSimulatorImpl"};
 
 /// \p value of ns-3's global \p name in the form ns-3 will take, or std::invalid_argument
-/// naming \p what ("--Name" or the environment entry): not a global, not a value of its type, a count beyond 64 bits, or (the
-/// TypeId globals, whose checker accepts any type) a type that is no event scheduler or no
-/// simulator implementation this build can run.
+/// naming \p what ("--Name" or the environment entry): not a global, not a value of its type,
+/// a count beyond 64 bits, or (the TypeId globals, whose checker accepts any type) a type that
+/// is no event scheduler or no simulator implementation this build can run.
 std::string
 CanonicalGlobal(const std::string& what, const std::string& name, const std::string& value)
 {
@@ -680,11 +682,11 @@ ExperimentOptions::Parse(int argc, char* argv[])
     try
     {
         CheckLogEnvironment(std::getenv("NS_LOG"));
-        std::vector<std::string> all = EnvironmentGlobals(std::getenv("NS_GLOBAL_VALUE"));
+        const char* globals = std::getenv("NS_GLOBAL_VALUE");
+        std::vector<std::string> all = EnvironmentGlobals(globals);
         if (!all.empty() && !m_simulates)
         {
-            throw std::invalid_argument("NS_GLOBAL_VALUE=" +
-                                        std::string(std::getenv("NS_GLOBAL_VALUE")) +
+            throw std::invalid_argument("NS_GLOBAL_VALUE=" + std::string(globals) +
                                         " would have no effect: " + m_program +
                                         " runs no ns-3 simulation (unset it)");
         }
@@ -722,21 +724,18 @@ ExperimentOptions::ParseArguments(const std::vector<std::string>& args)
         if (std::find(std::begin(kHardOptions), std::end(kHardOptions), name) !=
             std::end(kHardOptions))
         {
+            // ns-3 aborts on a type it does not know.
+            std::string body = ArgumentBody(arg);
+            auto eq = body.find('=');
+            TypeId tid;
+            if (name == "PrintAttributes" &&
+                (eq == std::string::npos ||
+                 !TypeId::LookupByNameFailSafe(body.substr(eq + 1), &tid)))
+            {
+                throw std::invalid_argument(
+                    arg + ": --PrintAttributes=ns3::Type needs a type (--PrintTypeIds lists them)");
+            }
             hard.push_back(arg);
-        }
-    }
-    for (const std::string& arg : hard)
-    {
-        // ns-3 aborts on a type it does not know.
-        std::string body = ArgumentBody(arg);
-        auto eq = body.find('=');
-        TypeId tid;
-        if (body.substr(0, eq) == "PrintAttributes" &&
-            (eq == std::string::npos ||
-             !TypeId::LookupByNameFailSafe(body.substr(eq + 1), &tid)))
-        {
-            throw std::invalid_argument(
-                arg + ": --PrintAttributes=ns3::Type needs a type (--PrintTypeIds lists them)");
         }
     }
     if (!hard.empty())
@@ -935,8 +934,8 @@ ExperimentOptions::ApplyAttribute(const std::string& name, const std::string& va
         {"SegmentSize", "--tcpSegmentSize"},
         {"SndBufSize", "--tcpSndBuf"},
         {"RcvBufSize", "--tcpRcvBuf"}};
-    TypeId tcpSocket = TypeId::LookupByName("ns3::TcpSocket");
-    if ((tid == tcpSocket || tid.IsChildOf(tcpSocket)) && kPerSocket.count(attribute))
+    if ((tid == TcpSocket::GetTypeId() || tid.IsChildOf(TcpSocket::GetTypeId())) &&
+        kPerSocket.count(attribute))
     {
         throw std::invalid_argument("--" + name + ": the tcp transport sets it on every socket "
                                     "(set it with " + kPerSocket.at(attribute) + ")");
@@ -1035,24 +1034,20 @@ ExperimentOptions::CrossCheck() const
             ParsePattern(Has("mode") ? GetText("mode") : std::string("unicast")));
         ApplyCapabilityOptions(*this, caps);
     }
-    if (Has("tcpSegmentSize") && Has("mtu") && GetInteger("tcpSegmentSize") > 0)
-    {
-        // MTU - 52: IPv4 (20 bytes) and TCP with its timestamp option (32 bytes) per segment.
-        uint64_t mss = GetInteger("tcpSegmentSize");
-        uint64_t mtu = GetInteger("mtu");
-        if (mss + 52 > mtu)
-        {
-            throw std::invalid_argument(text("tcpSegmentSize") + " needs IP packets of " +
-                                        std::to_string(mss + 52) + " bytes, more than the MTU (" +
-                                        text("mtu") + "; largest: " + std::to_string(mtu - 52) +
-                                        ")");
-        }
-    }
     if (Has("tcpSegmentSize") && Has("mtu"))
     {
+        const uint64_t mtu = GetInteger("mtu");
+        const uint64_t largest = mtu - TcpTransport::HEADER_BYTES; // the default (0)
+        const uint64_t mss =
+            GetInteger("tcpSegmentSize") > 0 ? GetInteger("tcpSegmentSize") : largest;
+        if (mss > largest)
+        {
+            throw std::invalid_argument(text("tcpSegmentSize") + " needs IP packets of " +
+                                        std::to_string(mss + TcpTransport::HEADER_BYTES) +
+                                        " bytes, more than the MTU (" + text("mtu") +
+                                        "; largest: " + std::to_string(largest) + ")");
+        }
         // A buffer smaller than one segment never opens a window: the run stalls.
-        uint64_t mss = GetInteger("tcpSegmentSize") > 0 ? GetInteger("tcpSegmentSize")
-                                                        : GetInteger("mtu") - 52;
         for (const char* buf : {"tcpRcvBuf", "tcpSndBuf"})
         {
             if (Has(buf) && GetInteger(buf) > 0 && GetInteger(buf) < mss)

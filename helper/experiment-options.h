@@ -124,7 +124,8 @@ class ExperimentOptions : public ObjectBase
     /**
      * Throws std::invalid_argument if an output file (option, path) is one of the \p inputs
      * (it would be overwritten before or while it is read) or another output (one would be
-     * lost): paths compared after resolving '..', links and the working directory.
+     * lost): paths compared after resolving '..', links and the working directory; an empty
+     * path (an option not given) is none.
      */
     static void CheckOutputFiles(const std::vector<std::pair<std::string, std::string>>& outputs,
                                  const std::vector<std::pair<std::string, std::string>>& inputs);

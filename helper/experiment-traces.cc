@@ -12,12 +12,10 @@
 #include "ns3/point-to-point-helper.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <iostream>
 #include <set>
 #include <stdexcept>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace ns3
 {

@@ -237,7 +237,7 @@ TcpTransport::Start()
                 break;
             }
         }
-        m_tcpSegmentSize = mtu - 52;
+        m_tcpSegmentSize = mtu - HEADER_BYTES;
     }
     m_listener = CreateTcpSocket();
     uint64_t rcv = m_rcvBuf;

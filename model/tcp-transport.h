@@ -43,6 +43,10 @@ class RfcTimerTcpSocket;
 class TcpTransport : public IslandTransport
 {
   public:
+    /// Bytes of IPv4 (20) and TCP with its timestamp option (32) per segment: the default
+    /// segment size is the MTU minus this.
+    static constexpr uint32_t HEADER_BYTES = 52;
+
     static TypeId GetTypeId();
     TcpTransport();
     ~TcpTransport() override;

@@ -284,7 +284,7 @@ UdpTransport::Unregister(const Stream& s)
 bool
 UdpTransport::RepairQueued(const Stream& s)
 {
-    return s.state.HasQueuedRetransmissions() || (s.parity && !s.parity->queue.empty());
+    return s.state.HasQueuedRetransmissions() || s.ParityQueued();
 }
 
 uint64_t
@@ -370,7 +370,8 @@ UdpTransport::Send(const OutMessage& message)
     if (message.type == IslandHeader::DATA && message.dest.IsMulticast() &&
         m_multicastRepair == "parity")
     {
-        s.parity = std::make_unique<Stream::Parity>(s.state.Count(), m_parityBlock, m_parityConfidence);
+        s.parity =
+            std::make_unique<Stream::Parity>(s.state.Count(), m_parityBlock, m_parityConfidence);
         s.state.SetQueueOnNack(false, m_parityBlock);
         ParitySources()[std::make_tuple(m_islandId, message.round, message.tag)] =
             ParitySource{this, handle};
@@ -588,7 +589,7 @@ UdpTransport::SendNext(uint64_t handle)
             return;
         }
     }
-    if (s.parity && !s.parity->queue.empty())
+    if (s.ParityQueued())
     {
         // Parity before new segments, as resends.
         uint32_t payload = SendParity(s);

@@ -140,6 +140,13 @@ class UdpTransport : public IslandTransport
         };
 
         std::unique_ptr<Parity> parity;
+
+        /// Parity segments wait to be sent.
+        bool ParityQueued() const
+        {
+            return parity && !parity->queue.empty();
+        }
+
         std::vector<Ptr<NetDevice>> egress; ///< This node's devices the stream leaves by.
         Time egressAt = Seconds(-1);        ///< When egress was looked up.
         /// Contributions: segment -> when its missing sum was last requested, and how often.
