@@ -109,6 +109,7 @@ main(int argc, char* argv[])
     in.options.Add("mtu");
     in.options.Add("congestionControl");
     in.options.Add("queueSize");
+    in.options.Add("channel");
     in.options.Parse(argc, argv);
     const auto mtu = static_cast<uint32_t>(in.options.GetInteger("mtu"));
     const auto queuePackets = static_cast<uint32_t>(in.options.GetInteger("queueSize"));
@@ -177,6 +178,7 @@ main(int argc, char* argv[])
 
     // The network exactly as ScenarioHelper::Build makes it.
     WanNetworkHelper wan;
+    wan.SetChannelType(WanNetworkHelper::ChannelTypeOf(in.options.GetText("channel")));
     wan.SetDeviceAttribute("Mtu", UintegerValue(mtu));
     wan.SetQueue("ns3::DropTailQueue<Packet>",
                  "MaxSize",

@@ -165,6 +165,7 @@ main(int argc, char* argv[])
     in.options.Add("mtu");
     in.options.Add("slotBytes");
     in.options.Add("monitor");
+    in.options.Add("channel");
     in.options.Parse(argc, argv);
     const bool monitor = in.options.GetFlag("monitor");
     const auto mtu = static_cast<uint32_t>(in.options.GetInteger("mtu"));
@@ -190,6 +191,7 @@ main(int argc, char* argv[])
 
     // The network exactly as ScenarioHelper::Build makes it.
     WanNetworkHelper wan;
+    wan.SetChannelType(WanNetworkHelper::ChannelTypeOf(in.options.GetText("channel")));
     wan.SetDeviceAttribute("Mtu", UintegerValue(mtu));
     wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
     network = wan.Install(*graph);

@@ -463,9 +463,8 @@ def main():
             "have them too). The growth in CPU time is memory: on 64 islands the state a "
             "packet-hop touches (the nodes, devices, queues and trace sources of many more "
             "links, the sockets and streams of many "
-            "more islands, a larger pending-event set, and the packets in flight, each a "
-            "Packet, its buffer, its tags and its delivery event, gone cold during their "
-            "propagation delay) is spread over a working set beyond the 2 MiB L2, so a "
+            "more islands, and the packets in flight, each a Packet, its buffer and its tags, "
+            "gone cold during their propagation delay) is spread over a working set beyond the 2 MiB L2, so a "
             "packet-hop takes many more cache misses (simulated in the instructions section)."
             + busy + long_note +
             " The programs run ns-3's PriorityQueueScheduler (a binary heap in one vector; "
@@ -473,7 +472,9 @@ def main():
             "MapScheduler, whose insertions walk a tree of cold nodes: the same order of "
             "events, so the same results, with fewer cache lines per insertion. They also "
             "put their heap on transparent huge pages (--hugePages, both sides; measured "
-            "below). "
+            "below), and their links deliver through FifoPointToPointChannel (--channel, both "
+            "sides; measured below): one pending event per link direction instead of one per "
+            "packet in flight. "
             "What remains is ns-3's per-packet state (perf: the scheduler, the devices' and "
             "Ipv4L3Protocol's trace sources, "
             "Packet::Copy) and ours' per-packet island state; the whole-process CPU adds the "
@@ -519,6 +520,31 @@ def main():
             "larger network is TLB misses: a page walk per cold page, the 64-island heap being "
             "tens of MiB, beyond the TLB's reach at 4 KiB; huge pages cost a little system time "
             "instead (the kernel clears each 2 MiB page when first touched).")
+    ns3ch = {}  # n -> (ours s/M hops whole, ours run, raw run) with --channel=ns3
+    for n in (9, 64):
+        ph = per_hop(f"islands-ns3-channel-{n}", f"islands-raw-ns3-channel-{n}")
+        if ph and ph["hops"] and ph["raw_hops"]:
+            ns3ch[n] = (ph["whole"], ph["run"], ph["raw"])
+    if 9 in ns3ch and 64 in ns3ch and pts and pts[0][0] == 9 and pts[-1][0] == 64:
+        c9, c64 = ns3ch[9], ns3ch[64]
+        f9 = (pts[0][4], pts[0][6], pts[0][5])
+        f64 = (pts[-1][4], pts[-1][6], pts[-1][5])
+        notes.append(
+            "The channel (--channel, default fifo; same inputs, same results: the "
+            "intelligent-network-channel suite compares whole scenarios): on ns-3's "
+            "PointToPointChannel (--channel=ns3), which schedules one event per packet when its "
+            "transmission starts, so that the simulator's pending set holds every packet in "
+            "flight, a packet-hop costs "
+            f"{fmt(c9[1])} / {fmt(c64[1])} s per million in ours' Simulator::Run at 9 / 64 "
+            f"islands (x{fmt(c64[1] / c9[1])}; whole process x{fmt(c64[0] / c9[0])}) and "
+            f"{fmt(c9[2])} / {fmt(c64[2])} in raw forwarding (x{fmt(c64[2] / c9[2])}); on "
+            "FifoPointToPointChannel (a queue of the packets in flight per link direction, one "
+            f"pending event per direction) {fmt(f9[1])} / {fmt(f64[1])} "
+            f"(x{fmt(f64[1] / f9[1])}; whole process x{fmt(f64[0] / f9[0])}) and "
+            f"{fmt(f9[2])} / {fmt(f64[2])} (x{fmt(f64[2] / f9[2])}). In Simulator::Run the "
+            f"FIFO channel changes a packet-hop's CPU by {change(f64[1], c64[1])} at 64 islands "
+            f"and {change(f9[1], c9[1])} at nine (minima of the repetitions; a few percent is "
+            "within this machine's noise).")
     if pts and pts[0][0] == 9 and pts[-1][0] == 64:
         def against_goal(v):
             """Three decimals, four when three would print the goal itself (x1.300 for a

@@ -1619,6 +1619,7 @@ ExperimentOptions::Configure(ScenarioHelper& scenario, const Topology& topology,
     if (Has("transport"))
     {
         scenario.SetTransport(GetText("transport"));
+        scenario.SetChannel(GetText("channel"));
         scenario.SetQueueDisc(GetText("queueDisc"));
         scenario.SetQueueSize(static_cast<uint32_t>(GetInteger("queueSize")));
         scenario.SetDeviceQueue(static_cast<uint32_t>(GetInteger("deviceQueue")));

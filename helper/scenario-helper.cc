@@ -148,6 +148,13 @@ ScenarioHelper::GetTransport() const
 }
 
 void
+ScenarioHelper::SetChannel(const std::string& kind)
+{
+    WanNetworkHelper::ChannelTypeOf(kind); // throws for an unknown kind
+    m_channel = kind;
+}
+
+void
 ScenarioHelper::SetQueueDisc(const std::string& kind)
 {
     m_queues.SetQueueDisc(kind);
@@ -901,6 +908,7 @@ ScenarioHelper::Build()
     }
 
     WanNetworkHelper wan;
+    wan.SetChannelType(WanNetworkHelper::ChannelTypeOf(m_channel));
     wan.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
     m_network = std::make_unique<WanNetwork>(wan.Install(*m_graph));

@@ -127,6 +127,10 @@ class ScenarioHelper
      */
     void SetTransport(const std::string& kind);
     const std::string& GetTransport() const;
+    /// The links' channel: "fifo" (FifoPointToPointChannel, the default: one pending event
+    /// per link direction) or "ns3" (ns-3's PointToPointChannel: one per packet in flight);
+    /// the same arrivals either way. Throws std::invalid_argument for anything else.
+    void SetChannel(const std::string& kind);
     /// Egress queue discipline of every device ("none", "pfifo", "red-ecn", "fq-codel").
     void SetQueueDisc(const std::string& kind);
     /// Packets an egress queue holds (default 2000).
@@ -218,6 +222,7 @@ class ScenarioHelper
     double m_lossRate = 0;
     bool m_rateControl = true;
     std::string m_transport = "ideal";
+    std::string m_channel = "fifo";
     WanQueueHelper m_queues;
     bool m_barrier = true;
     Time m_maxSimTime = Seconds(1e5);

@@ -8,6 +8,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
+#include "ns3/fifo-point-to-point-channel.h"
 #include "ns3/indexed-ipv4-l3-protocol.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
@@ -33,6 +34,36 @@ WanNetworkHelper::WanNetworkHelper()
 {
     m_deviceFactory.SetTypeId("ns3::PointToPointNetDevice");
     m_queueFactory.SetTypeId("ns3::DropTailQueue<Packet>");
+    m_channelFactory.SetTypeId(FifoPointToPointChannel::GetTypeId());
+}
+
+void
+WanNetworkHelper::SetChannelType(const std::string& type)
+{
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(type, &tid) ||
+        (tid != PointToPointChannel::GetTypeId() &&
+         !tid.IsChildOf(PointToPointChannel::GetTypeId())))
+    {
+        throw std::invalid_argument("WanNetworkHelper: channel type '" + type +
+                                    "' is not ns3::PointToPointChannel or a subclass of it");
+    }
+    m_channelFactory.SetTypeId(tid);
+}
+
+std::string
+WanNetworkHelper::ChannelTypeOf(const std::string& kind)
+{
+    if (kind == "fifo")
+    {
+        return FifoPointToPointChannel::GetTypeId().GetName();
+    }
+    if (kind == "ns3")
+    {
+        return PointToPointChannel::GetTypeId().GetName();
+    }
+    throw std::invalid_argument("WanNetworkHelper: unknown channel '" + kind +
+                                "' (fifo or ns3)");
 }
 
 void
@@ -98,7 +129,7 @@ WanNetworkHelper::Install(const NetworkGraph& graph) const
     {
         const GraphEdge& edge = graph.Edges()[e];
         WanNetwork::EdgeLink link;
-        Ptr<PointToPointChannel> channel = CreateObject<PointToPointChannel>();
+        Ptr<PointToPointChannel> channel = m_channelFactory.Create<PointToPointChannel>();
         channel->SetAttribute("Delay", TimeValue(Seconds(edge.latencyS)));
         uint32_t ends[2] = {edge.a, edge.b};
         for (int side = 0; side < 2; ++side)

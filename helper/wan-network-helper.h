@@ -20,7 +20,9 @@ namespace ns3
  * \brief Builds the ns-3 network of a NetworkGraph: nodes, point-to-point links, IPv4, routes.
  *
  * Each graph edge becomes a PointToPoint link with DataRate = the edge capacity and Delay =
- * its latency; device attributes (Mtu, queue) apply to every device. Every node's only routing
+ * its latency; device attributes (Mtu, queue) apply to every device. The channel is a
+ * FifoPointToPointChannel (one pending event per link direction, the same arrivals as ns-3's
+ * PointToPointChannel) unless SetChannelType chooses another. Every node's only routing
  * protocol is PlannedRouting, filled from the RoutePlanner (hash-map lookups, so forwarding
  * costs the same per packet whatever the number of islands), so the simulated packets follow
  * exactly the paths the fluid cost model charges.
@@ -35,6 +37,12 @@ class WanNetworkHelper
     /// Set the type and attributes of every device's transmit queue.
     void SetQueue(const std::string& type, const std::string& name, const AttributeValue& value);
 
+    /// The channel of every link: ns3::PointToPointChannel or a subclass of it (default
+    /// ns3::FifoPointToPointChannel); throws std::invalid_argument for anything else.
+    void SetChannelType(const std::string& type);
+    /// The channel type of a --channel choice: "fifo" (FifoPointToPointChannel) or "ns3"
+    /// (ns-3's PointToPointChannel); throws std::invalid_argument for anything else.
+    static std::string ChannelTypeOf(const std::string& kind);
     /// Create nodes, links, the IPv4 stack and addresses for \p graph.
     WanNetwork Install(const NetworkGraph& graph) const;
 
@@ -72,6 +80,7 @@ class WanNetworkHelper
   private:
     ObjectFactory m_deviceFactory;
     ObjectFactory m_queueFactory;
+    ObjectFactory m_channelFactory;
 };
 
 } // namespace ns3

@@ -12,6 +12,7 @@ set(IN_NS3_SUITES
     intelligent-network-aggtree
     intelligent-network-transport
     intelligent-network-ecn
+    intelligent-network-channel
 )
 foreach(suite ${IN_NS3_SUITES})
   add_test(NAME ns3-suite/${suite}
