@@ -497,11 +497,17 @@ def main():
         """'-4%' / '+2%': NEW relative to OLD."""
         return f"{int(round(100 * (new / old - 1))):+d}%"
 
-    small = {}  # n -> (ours s/M hops whole, ours run, raw run) with --hugePages=false
-    for n in (9, 64):
-        ph = per_hop(f"islands-small-pages-{n}", f"islands-raw-small-pages-{n}")
-        if ph and ph["hops"] and ph["raw_hops"]:
-            small[n] = (ph["whole"], ph["run"], ph["raw"])
+    def variant(name):
+        """n -> (ours s/M hops whole, ours run, raw run) of the 9- and 64-island runs with
+        one setting changed (islands-NAME-n, islands-raw-NAME-n)."""
+        out = {}
+        for n in (9, 64):
+            ph = per_hop(f"islands-{name}-{n}", f"islands-raw-{name}-{n}")
+            if ph and ph["hops"] and ph["raw_hops"]:
+                out[n] = (ph["whole"], ph["run"], ph["raw"])
+        return out
+
+    small = variant("small-pages")  # --hugePages=false
     if 9 in small and 64 in small and pts and pts[0][0] == 9 and pts[-1][0] == 64:
         s9, s64 = small[9], small[64]
         h9 = (pts[0][4], pts[0][6], pts[0][5])
@@ -520,11 +526,7 @@ def main():
             "larger network is TLB misses: a page walk per cold page, the 64-island heap being "
             "tens of MiB, beyond the TLB's reach at 4 KiB; huge pages cost a little system time "
             "instead (the kernel clears each 2 MiB page when first touched).")
-    ns3ch = {}  # n -> (ours s/M hops whole, ours run, raw run) with --channel=ns3
-    for n in (9, 64):
-        ph = per_hop(f"islands-ns3-channel-{n}", f"islands-raw-ns3-channel-{n}")
-        if ph and ph["hops"] and ph["raw_hops"]:
-            ns3ch[n] = (ph["whole"], ph["run"], ph["raw"])
+    ns3ch = variant("ns3-channel")  # --channel=ns3
     if 9 in ns3ch and 64 in ns3ch and pts and pts[0][0] == 9 and pts[-1][0] == 64:
         c9, c64 = ns3ch[9], ns3ch[64]
         f9 = (pts[0][4], pts[0][6], pts[0][5])

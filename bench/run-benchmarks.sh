@@ -203,22 +203,17 @@ for rep in $(seq 1 "$reps"); do
         run "islands-$n-r$rep" islands nine-city-training "${args[@]}" --mtu=65535
         run "islands-raw-$n-r$rep" islands-raw bench-raw-udp "${args[@]}" --mtu=65535
     done
-    # The same at 9 and 64 islands with the heap on ordinary 4 KiB pages (--hugePages=false).
-    for n in 9 64; do
-        mapfile -t args < <(island_args $n)
-        run "islands-small-pages-$n-r$rep" islands nine-city-training "${args[@]}" \
-            --mtu=65535 --hugePages=false
-        run "islands-raw-small-pages-$n-r$rep" islands-raw bench-raw-udp "${args[@]}" \
-            --mtu=65535 --hugePages=false
-    done
-    # The same at 9 and 64 islands on ns-3's PointToPointChannel (--channel=ns3: one pending
-    # event per packet in flight) instead of FifoPointToPointChannel (one per link direction).
-    for n in 9 64; do
-        mapfile -t args < <(island_args $n)
-        run "islands-ns3-channel-$n-r$rep" islands nine-city-training "${args[@]}" \
-            --mtu=65535 --channel=ns3
-        run "islands-raw-ns3-channel-$n-r$rep" islands-raw bench-raw-udp "${args[@]}" \
-            --mtu=65535 --channel=ns3
+    # The same at 9 and 64 islands with one setting changed: the heap on ordinary 4 KiB pages
+    # (--hugePages=false); ns-3's PointToPointChannel (--channel=ns3: one pending event per
+    # packet in flight) instead of FifoPointToPointChannel (one per link direction).
+    for variant in small-pages:--hugePages=false ns3-channel:--channel=ns3; do
+        for n in 9 64; do
+            mapfile -t args < <(island_args $n)
+            run "islands-${variant%%:*}-$n-r$rep" islands nine-city-training "${args[@]}" \
+                --mtu=65535 "${variant#*:}"
+            run "islands-raw-${variant%%:*}-$n-r$rep" islands-raw bench-raw-udp "${args[@]}" \
+                --mtu=65535 "${variant#*:}"
+        done
     done
     # 64 islands with a four times larger model (streams four times longer): whether the
     # growth is per stream (it would shrink) or per packet-hop.
