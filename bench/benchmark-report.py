@@ -507,19 +507,28 @@ def main():
                 out[n] = (ph["whole"], ph["run"], ph["raw"])
         return out
 
+    # The default runs in the same form: (whole, run, raw) at 9 and 64 islands.
+    nine_64 = bool(pts) and pts[0][0] == 9 and pts[-1][0] == 64
+    base9 = (pts[0][4], pts[0][6], pts[0][5]) if nine_64 else None
+    base64 = (pts[-1][4], pts[-1][6], pts[-1][5]) if nine_64 else None
+
+    def costs(v9, v64, full):
+        """'A / B s per million in ours' Simulator::Run at 9 / 64 islands (xR; whole process
+        xW) and C / D in raw forwarding (xS)' of (whole, run, raw) at 9 and 64 islands; the
+        second time in a sentence (not FULL) without the units and names."""
+        where = (" s per million in ours' Simulator::Run at 9 / 64 islands" if full else "")
+        raw = " in raw forwarding" if full else ""
+        return (f"{fmt(v9[1])} / {fmt(v64[1])}{where} (x{fmt(v64[1] / v9[1])}; whole process "
+                f"x{fmt(v64[0] / v9[0])}) and {fmt(v9[2])} / {fmt(v64[2])}{raw} "
+                f"(x{fmt(v64[2] / v9[2])})")
+
     small = variant("small-pages")  # --hugePages=false
-    if 9 in small and 64 in small and pts and pts[0][0] == 9 and pts[-1][0] == 64:
-        s9, s64 = small[9], small[64]
-        h9 = (pts[0][4], pts[0][6], pts[0][5])
-        h64 = (pts[-1][4], pts[-1][6], pts[-1][5])
+    if 9 in small and 64 in small and nine_64:
+        s9, s64, h9, h64 = small[9], small[64], base9, base64
         notes.append(
             "The heap on huge pages (--hugePages, default on; same inputs, same results): with "
             "ordinary 4 KiB pages (--hugePages=false) a packet-hop costs "
-            f"{fmt(s9[1])} / {fmt(s64[1])} s per million in ours' Simulator::Run at 9 / 64 "
-            f"islands (x{fmt(s64[1] / s9[1])}; whole process x{fmt(s64[0] / s9[0])}) and "
-            f"{fmt(s9[2])} / {fmt(s64[2])} in raw forwarding (x{fmt(s64[2] / s9[2])}); with "
-            f"huge pages {fmt(h9[1])} / {fmt(h64[1])} (x{fmt(h64[1] / h9[1])}; whole process "
-            f"x{fmt(h64[0] / h9[0])}) and {fmt(h9[2])} / {fmt(h64[2])} (x{fmt(h64[2] / h9[2])}). "
+            f"{costs(s9, s64, True)}; with huge pages {costs(h9, h64, False)}. "
             f"In Simulator::Run huge pages change a packet-hop's CPU by {change(h64[1], s64[1])} "
             f"at 64 islands and {change(h9[1], s9[1])} at nine (one run each way: differences "
             "of a few percent are within this machine's noise). What 4 KiB pages add on the "
@@ -527,23 +536,16 @@ def main():
             "tens of MiB, beyond the TLB's reach at 4 KiB; huge pages cost a little system time "
             "instead (the kernel clears each 2 MiB page when first touched).")
     ns3ch = variant("ns3-channel")  # --channel=ns3
-    if 9 in ns3ch and 64 in ns3ch and pts and pts[0][0] == 9 and pts[-1][0] == 64:
-        c9, c64 = ns3ch[9], ns3ch[64]
-        f9 = (pts[0][4], pts[0][6], pts[0][5])
-        f64 = (pts[-1][4], pts[-1][6], pts[-1][5])
+    if 9 in ns3ch and 64 in ns3ch and nine_64:
+        c9, c64, f9, f64 = ns3ch[9], ns3ch[64], base9, base64
         notes.append(
             "The channel (--channel, default fifo; same inputs, same results: the "
             "intelligent-network-channel suite compares whole scenarios): on ns-3's "
             "PointToPointChannel (--channel=ns3), which schedules one event per packet when its "
             "transmission starts, so that the simulator's pending set holds every packet in "
-            "flight, a packet-hop costs "
-            f"{fmt(c9[1])} / {fmt(c64[1])} s per million in ours' Simulator::Run at 9 / 64 "
-            f"islands (x{fmt(c64[1] / c9[1])}; whole process x{fmt(c64[0] / c9[0])}) and "
-            f"{fmt(c9[2])} / {fmt(c64[2])} in raw forwarding (x{fmt(c64[2] / c9[2])}); on "
+            f"flight, a packet-hop costs {costs(c9, c64, True)}; on "
             "FifoPointToPointChannel (a queue of the packets in flight per link direction, one "
-            f"pending event per direction) {fmt(f9[1])} / {fmt(f64[1])} "
-            f"(x{fmt(f64[1] / f9[1])}; whole process x{fmt(f64[0] / f9[0])}) and "
-            f"{fmt(f9[2])} / {fmt(f64[2])} (x{fmt(f64[2] / f9[2])}). In Simulator::Run the "
+            f"pending event per direction) {costs(f9, f64, False)}. In Simulator::Run the "
             f"FIFO channel changes a packet-hop's CPU by {change(f64[1], c64[1])} at 64 islands "
             f"and {change(f9[1], c9[1])} at nine (minima of the repetitions; a few percent is "
             "within this machine's noise).")
