@@ -150,8 +150,7 @@ ScenarioHelper::GetTransport() const
 void
 ScenarioHelper::SetChannel(const std::string& kind)
 {
-    WanNetworkHelper::ChannelTypeOf(kind); // throws for an unknown kind
-    m_channel = kind;
+    m_channelType = WanNetworkHelper::ChannelTypeOf(kind); // throws for an unknown kind
 }
 
 void
@@ -908,7 +907,7 @@ ScenarioHelper::Build()
     }
 
     WanNetworkHelper wan;
-    wan.SetChannelType(WanNetworkHelper::ChannelTypeOf(m_channel));
+    wan.SetChannelType(m_channelType);
     wan.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     wan.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2000p")));
     m_network = std::make_unique<WanNetwork>(wan.Install(*m_graph));

@@ -222,7 +222,7 @@ class ScenarioHelper
     double m_lossRate = 0;
     bool m_rateControl = true;
     std::string m_transport = "ideal";
-    std::string m_channel = "fifo";
+    std::string m_channelType = WanNetworkHelper::ChannelTypeOf("fifo"); ///< SetChannel's.
     WanQueueHelper m_queues;
     bool m_barrier = true;
     Time m_maxSimTime = Seconds(1e5);

@@ -43,8 +43,8 @@ FifoPointToPointChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetD
     const uint32_t wire = src == GetSource(0) ? 0 : 1;
     const Time flight = txTime + GetDelay();
     const Time arrival = Simulator::Now() + flight;
-    Direction& d = m_direction[wire];
-    if (!d.queue.empty() && arrival < d.queue.back().arrival)
+    std::deque<InFlight>& q = m_inFlight[wire];
+    if (!q.empty() && arrival < q.back().arrival)
     {
         // Out of order (the delay was lowered while packets are in flight): on its own.
         Ptr<PointToPointNetDevice> dst = GetDestination(wire);
@@ -53,8 +53,9 @@ FifoPointToPointChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetD
     }
     else
     {
-        d.queue.push_back(InFlight{arrival, p});
-        if (!d.pending)
+        const bool idle = q.empty();
+        q.push_back(InFlight{arrival, p});
+        if (idle)
         {
             ScheduleFront(wire);
         }
@@ -66,30 +67,27 @@ FifoPointToPointChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetD
 void
 FifoPointToPointChannel::ScheduleFront(uint32_t wire)
 {
-    Direction& d = m_direction[wire];
-    d.pending = true;
     Simulator::ScheduleWithContext(GetDestination(wire)->GetNode()->GetId(),
-                                   d.queue.front().arrival - Simulator::Now(),
+                                   m_inFlight[wire].front().arrival - Simulator::Now(),
                                    &FifoPointToPointChannel::Deliver, this, wire);
 }
 
 void
 FifoPointToPointChannel::Deliver(uint32_t wire)
 {
-    Direction& d = m_direction[wire];
-    if (d.queue.empty())
+    std::deque<InFlight>& q = m_inFlight[wire];
+    if (q.empty())
     {
         return; // disposed with packets in flight
     }
-    Ptr<const Packet> sent = d.queue.front().packet;
-    d.queue.pop_front();
+    Ptr<const Packet> sent = q.front().packet;
+    q.pop_front();
     // The receiving device modifies what it is given (ns-3's channel gives it a copy). Nobody
     // else holding the packet any more (the sending device released it when its transmission
     // completed; a trace sink may have kept it), it is handed over itself: no one can tell.
     Ptr<Packet> packet = sent->GetReferenceCount() == 1 ? ConstCast<Packet>(sent) : sent->Copy();
     sent = nullptr;
-    d.pending = false;
-    if (!d.queue.empty())
+    if (!q.empty())
     {
         ScheduleFront(wire);
     }
@@ -99,16 +97,15 @@ FifoPointToPointChannel::Deliver(uint32_t wire)
 std::size_t
 FifoPointToPointChannel::GetNQueued(uint32_t wire) const
 {
-    return m_direction[wire & 1].queue.size();
+    return m_inFlight[wire & 1].size();
 }
 
 void
 FifoPointToPointChannel::DoDispose()
 {
-    for (Direction& d : m_direction)
+    for (std::deque<InFlight>& q : m_inFlight)
     {
-        d.queue.clear();
-        d.pending = false;
+        q.clear();
     }
     PointToPointChannel::DoDispose();
 }

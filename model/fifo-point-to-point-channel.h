@@ -72,17 +72,12 @@ class FifoPointToPointChannel : public PointToPointChannel
         Ptr<const Packet> packet; ///< As sent (copied at delivery only if shared).
     };
 
-    /// One direction of the channel.
-    struct Direction
-    {
-        std::deque<InFlight> queue; ///< In order of arrival.
-        bool pending = false;       ///< A delivery event is scheduled for queue.front().
-    };
-
     void ScheduleFront(uint32_t wire);
     void Deliver(uint32_t wire);
 
-    Direction m_direction[2];
+    /// Each direction's packets in flight, in order of arrival; a delivery event is pending
+    /// for the front one exactly while its queue is not empty.
+    std::deque<InFlight> m_inFlight[2];
     TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time> m_txrx;
 };
 
