@@ -410,6 +410,8 @@ def main():
                      fmt(raw_hops), fmt(raw_per),
                      fmt(raw_per / pts[0][5]) if pts[0][0] == 9 else "n/a",
                      fmt(ours.get("sim", math.nan), 3)])
+    # Both ends of the scaling measured: the 9- and 64-island rows.
+    nine_64 = bool(pts) and pts[0][0] == 9 and pts[-1][0] == 64
     notes = []
     if len(pts) >= 2:
         xs = [p[0] for p in pts]
@@ -428,7 +430,7 @@ def main():
             f"n^{fmt(slope(xs, [p[5] for p in pts]))} (raw forwarding, simulation phase); "
             f"peak RSS ~ n^{fmt(slope(xs, [p[2] for p in pts]))}.")
         busy = ""
-        if pts[0][0] == 9 and pts[-1][0] == 64:
+        if nine_64:
             busy = (f" A {pts[-1][0]}-island run spreads its packets over {fmt(pts[-1][7])} "
                     f"link directions where nine islands use {fmt(pts[0][7])}, with "
                     f"{fmt(pts[-1][8], 1)} of them busy on average against {fmt(pts[0][8], 1)} "
@@ -480,7 +482,7 @@ def main():
             "Packet::Copy) and ours' per-packet island state; the whole-process CPU adds the "
             "set-up (a network of 2466 links, routes for every island on every node). "
             "bench-raw-udp creates its sockets at set-up, outside the measured phase.")
-        if pts[0][0] == 9 and pts[-1][0] == 64 and not math.isnan(pts[-1][9]):
+        if nine_64 and not math.isnan(pts[-1][9]):
             notes.append(
                 f"The raw side whole process (bench-raw-udp: ns-3's UDP sockets and minimal "
                 f"senders over the same WanNetwork, whose PlannedRouting, ReceiveDispatch and "
@@ -508,7 +510,6 @@ def main():
         return out
 
     # The default runs in the same form: (whole, run, raw) at 9 and 64 islands.
-    nine_64 = bool(pts) and pts[0][0] == 9 and pts[-1][0] == 64
     base9 = (pts[0][4], pts[0][6], pts[0][5]) if nine_64 else None
     base64 = (pts[-1][4], pts[-1][6], pts[-1][5]) if nine_64 else None
 
@@ -549,7 +550,7 @@ def main():
             f"FIFO channel changes a packet-hop's CPU by {change(f64[1], c64[1])} at 64 islands "
             f"and {change(f9[1], c9[1])} at nine (minima of the repetitions; a few percent is "
             "within this machine's noise).")
-    if pts and pts[0][0] == 9 and pts[-1][0] == 64:
+    if nine_64:
         def against_goal(v):
             """Three decimals, four when three would print the goal itself (x1.300 for a
             figure just above 1.3 would read as met)."""
