@@ -829,15 +829,7 @@ class BadTreeTestCase : public TestCase
         caps.fpgaOnAllDevices = false;
         s.SetCapabilities(caps);
         s.SetAggregationTree(0, 0, HandTree(topo, nodes));
-        std::string what;
-        try
-        {
-            s.Build();
-        }
-        catch (const std::invalid_argument& e)
-        {
-            what = e.what();
-        }
+        std::string what = ErrorOf([&] { s.Build(); });
         NS_TEST_EXPECT_MSG_NE(what.find(fragment), std::string::npos,
                               "expected '" << fragment << "' in '" << what << "'");
         Simulator::Destroy();

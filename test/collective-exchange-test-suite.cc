@@ -873,15 +873,7 @@ class WholeModelOddSizesTestCase : public TestCase
         {
             ScenarioHelper s;
             setUp(s, 12501); // 100008 bytes of doubles in a 100003-byte model
-            std::string error;
-            try
-            {
-                s.Run();
-            }
-            catch (const std::invalid_argument& e)
-            {
-                error = e.what();
-            }
+            std::string error = ErrorOf([&] { s.Run(); });
             NS_TEST_EXPECT_MSG_NE(error.find("CheckValues 12501 does not fit the model"),
                                   std::string::npos,
                                   "refused before the simulation: '" << error << "'");

@@ -29,22 +29,6 @@ const std::vector<std::string> kAllGroups{"topology",  "network", "exchange", "s
                                           "optimizer", "island",  "fpga",     "run",
                                           "packet",    "output",  "simulator"};
 
-/// The message of the std::invalid_argument \p f throws, or "" if it throws none.
-template <typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
 std::string
 InitialValue(const std::string& path)
 {

@@ -7,6 +7,8 @@
 // sink kept is copied before the receiving device strips its header; whole scenarios give the
 // same results on either channel; bad channel types are refused.
 
+#include "test-util.h"
+
 #include "ns3/core-module.h"
 #include "ns3/intelligent-network-module.h"
 #include "ns3/network-module.h"
@@ -14,10 +16,10 @@
 #include "ns3/test.h"
 
 #include <sstream>
-#include <stdexcept>
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::intelligent_network_test;
 
 namespace
 {
@@ -411,42 +413,18 @@ class ChannelChoiceTestCase : public TestCase
                               "ns3::FifoPointToPointChannel", "fifo");
         NS_TEST_EXPECT_MSG_EQ(WanNetworkHelper::ChannelTypeOf("ns3"), "ns3::PointToPointChannel",
                               "ns3");
-        bool refused = false;
-        try
-        {
-            WanNetworkHelper::ChannelTypeOf("csma");
-        }
-        catch (const std::invalid_argument&)
-        {
-            refused = true;
-        }
-        NS_TEST_EXPECT_MSG_EQ(refused, true, "an unknown kind");
+        NS_TEST_EXPECT_MSG_NE(ErrorOf([] { WanNetworkHelper::ChannelTypeOf("csma"); }), "",
+                              "an unknown kind");
         ScenarioHelper s;
-        refused = false;
-        try
-        {
-            s.SetChannel("FIFO");
-        }
-        catch (const std::invalid_argument&)
-        {
-            refused = true;
-        }
-        NS_TEST_EXPECT_MSG_EQ(refused, true, "ScenarioHelper: an unknown kind");
+        NS_TEST_EXPECT_MSG_NE(ErrorOf([&s] { s.SetChannel("FIFO"); }), "",
+                              "ScenarioHelper: an unknown kind");
         WanNetworkHelper wan;
         wan.SetChannelType("ns3::PointToPointChannel");
         wan.SetChannelType("ns3::FifoPointToPointChannel");
         for (const std::string bad : {"ns3::CsmaChannel", "ns3::Node", "ns3::NoSuchType"})
         {
-            refused = false;
-            try
-            {
-                wan.SetChannelType(bad);
-            }
-            catch (const std::invalid_argument& e)
-            {
-                refused = std::string(e.what()).find(bad) != std::string::npos;
-            }
-            NS_TEST_EXPECT_MSG_EQ(refused, true, bad << " refused, named");
+            NS_TEST_EXPECT_MSG_NE(ErrorOf([&] { wan.SetChannelType(bad); }).find(bad),
+                                  std::string::npos, bad << " refused, named");
         }
     }
 };

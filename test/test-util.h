@@ -11,6 +11,7 @@
 #include "ns3/wire-format.h"
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,22 @@ namespace ns3
 {
 namespace intelligent_network_test
 {
+
+/// The message of the std::invalid_argument \p f throws, or "" if it throws none.
+template <typename F>
+std::string
+ErrorOf(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
 
 /// A chain of cities C0 - C1 - ... with one device each; link i joins devices i and i+1.
 inline Topology

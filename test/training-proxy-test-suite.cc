@@ -10,6 +10,8 @@
 // exchange, islands that never communicate must miss the target that colocated training and
 // an all-in-one schedule reach.
 
+#include "test-util.h"
+
 #include "ns3/core-module.h"
 #include "ns3/intelligent-network-module.h"
 #include "ns3/test.h"
@@ -17,6 +19,7 @@
 #include <map>
 
 using namespace ns3;
+using namespace ns3::intelligent_network_test;
 
 namespace
 {
@@ -398,15 +401,7 @@ class LearnerTooLargeTestCase : public TestCase
         s.SetSchedule(Schedule("pair", {ScheduleRound{{{"AMS", "LON"}}, {}}}));
         s.SetIslandAttribute("ModelBytes", UintegerValue(100)); // 16 doubles need 128
         s.SetLearner("AMS", std::make_shared<CountingLearner>());
-        std::string error;
-        try
-        {
-            s.Build();
-        }
-        catch (const std::invalid_argument& e)
-        {
-            error = e.what();
-        }
+        std::string error = ErrorOf([&] { s.Build(); });
         NS_TEST_EXPECT_MSG_EQ(error,
                               "ModelBytes 100 is too small for the learner of AMS: its 16 "
                               "parameters travel as 8-byte doubles (at least 128 bytes)",
