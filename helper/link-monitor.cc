@@ -5,16 +5,27 @@
 
 #include "ns3/abort.h"
 #include "ns3/callback.h"
-#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/island-header.h"
-#include "ns3/model-payload-tag.h"
-#include "ns3/tcp-l4-protocol.h"
-#include "ns3/udp-l4-protocol.h"
 
+#include <algorithm>
 #include <type_traits>
 
 namespace ns3
 {
+
+namespace
+{
+
+constexpr uint32_t kPppBytes = 2;       ///< PppHeader: the protocol number.
+constexpr uint8_t kIpv4Protocol = 0x21; ///< PPP's protocol number of IPv4 (0x0021).
+constexpr uint8_t kTcp = 6;
+constexpr uint8_t kUdp = 17;
+constexpr uint32_t kUdpBytes = 8;
+/// The frame's first bytes that hold what is read of it with an IPv4 header without options:
+/// PPP, IPv4 (20) and TCP up to its data offset (13), or UDP (8) and the island header's type.
+constexpr uint32_t kShortHead = kPppBytes + 20 + 13;
+
+} // namespace
 
 void
 LinkMonitor::Install(const WanNetwork& network)
@@ -23,12 +34,6 @@ LinkMonitor::Install(const WanNetwork& network)
     m_network = &network;
     const NetworkGraph& g = network.Graph();
     m_counters.assign(g.ResourceCount(), Counters{});
-    for (uint32_t n = 0; n < g.NodeCount(); ++n)
-    {
-        network.GetNode(n)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
-            "SendOutgoing",
-            MakeCallback(&LinkMonitor::OnSendOutgoing, this));
-    }
     for (uint32_t e = 0; e < g.EdgeCount(); ++e)
     {
         const GraphEdge& edge = g.Edges()[e];
@@ -47,47 +52,61 @@ LinkMonitor::Install(const WanNetwork& network)
     }
 }
 
-void
-LinkMonitor::OnSendOutgoing(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t)
+bool
+LinkMonitor::ModelPayload(const Packet& frame, uint32_t& payloadBytes)
 {
-    ModelPayloadTag tag;
-    if (packet->PeekPacketTag(tag))
+    // The frame's head as the device sends it: PPP header, IPv4 header, transport header and,
+    // for UDP, the island header (type first). Copied out, a few dozen bytes (not the packet).
+    uint8_t head[kPppBytes + 60 + 13];
+    const uint32_t size = frame.GetSize();
+    uint32_t got = frame.CopyData(head, std::min(size, kShortHead));
+    if (got < kPppBytes + 20 || head[0] != 0 || head[1] != kIpv4Protocol)
     {
-        return;
+        return false;
     }
-    if (header.GetProtocol() == TcpL4Protocol::PROT_NUMBER)
+    const uint8_t* ip = head + kPppBytes;
+    const uint32_t ipHeader = 4u * (ip[0] & 0x0f);
+    const uint32_t ipBytes = (uint32_t(ip[2]) << 8) | ip[3];
+    const bool fragment = (ip[6] & 0x20) != 0 || (((ip[6] & 0x1f) << 8) | ip[7]) != 0;
+    if (fragment || ipHeader < 20 || ipBytes < ipHeader || ipBytes > size - kPppBytes)
+    {
+        return false; // model bytes are counted for whole packets only
+    }
+    if (ipHeader > 20)
+    {
+        got = frame.CopyData(head, std::min<uint32_t>(size, kPppBytes + ipHeader + 13));
+    }
+    const uint8_t* l4 = ip + ipHeader;
+    const uint32_t l4Bytes = ipBytes - ipHeader;
+    if (ip[9] == kUdp)
+    {
+        // The module's UDP transports: UDP header, IslandHeader, model bytes.
+        const uint32_t headers = kUdpBytes + IslandHeader::SERIALIZED_SIZE;
+        if (l4Bytes < headers || got < kPppBytes + ipHeader + kUdpBytes + 1)
+        {
+            return false;
+        }
+        const uint8_t type = l4[kUdpBytes];
+        if (type != IslandHeader::DATA && type != IslandHeader::CONTRIBUTION &&
+            type != IslandHeader::RESULT)
+        {
+            return false;
+        }
+        payloadBytes = l4Bytes - headers;
+        return true;
+    }
+    if (ip[9] == kTcp && got >= kPppBytes + ipHeader + 13)
     {
         // The tcp transport: a segment's payload is the stream's bytes, the model's with its
         // messages' framing (TcpTransport: 28 bytes per message); acks carry none.
-        uint8_t tcp[13];
-        if (packet->GetSize() < 20)
+        const uint32_t tcpHeader = 4u * (l4[12] >> 4);
+        if (l4Bytes > tcpHeader)
         {
-            return;
+            payloadBytes = l4Bytes - tcpHeader;
+            return true;
         }
-        packet->CopyData(tcp, sizeof(tcp));
-        const uint32_t tcpHeader = 4u * (tcp[12] >> 4);
-        if (packet->GetSize() > tcpHeader)
-        {
-            packet->AddPacketTag(ModelPayloadTag(packet->GetSize() - tcpHeader,
-                                                 packet->GetSize() + header.GetSerializedSize()));
-        }
-        return;
     }
-    // The packet holds the UDP header, the IslandHeader (type first) and the payload.
-    const uint32_t headers = 8 + IslandHeader::SERIALIZED_SIZE;
-    if (header.GetProtocol() != UdpL4Protocol::PROT_NUMBER || packet->GetSize() < headers)
-    {
-        return;
-    }
-    uint8_t bytes[9];
-    packet->CopyData(bytes, sizeof(bytes)); // nine bytes, not the packet
-    uint8_t type = bytes[8];
-    if (type == IslandHeader::DATA || type == IslandHeader::CONTRIBUTION ||
-        type == IslandHeader::RESULT)
-    {
-        packet->AddPacketTag(ModelPayloadTag(packet->GetSize() - headers,
-                                             packet->GetSize() + header.GetSerializedSize()));
-    }
+    return false;
 }
 
 void
@@ -97,12 +116,11 @@ LinkMonitor::Count(Counters& c, double rateBps, Ptr<const Packet> packet)
     c.bytes += size;
     c.packets += 1;
     c.busyS += size * 8.0 / rateBps;
-    ModelPayloadTag tag;
-    // The PPP header (2 bytes) precedes IPv4 here; a fragment is smaller than its packet.
-    if (packet->PeekPacketTag(tag) && size == tag.GetIpBytes() + 2)
+    uint32_t payload = 0;
+    if (ModelPayload(*packet, payload))
     {
         c.dataPackets += 1;
-        c.dataPayloadBytes += tag.GetPayloadBytes();
+        c.dataPayloadBytes += payload;
     }
 }
 

@@ -6,7 +6,6 @@
 
 #include "wan-network.h"
 
-#include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
 #include "ns3/results-database.h"
 
@@ -23,15 +22,16 @@ namespace ns3
  * Hooks each point-to-point device's PhyTxBegin trace (FlowMonitor ignores multicast, so the
  * module counts on the devices). Bytes include the PPP, IPv4 and UDP headers.
  *
- * Cheap per packet-hop: no packet is copied and no header is deserialised on the links. Where
- * a UDP packet enters IPv4 at its source (Ipv4L3Protocol's SendOutgoing trace), the monitor
- * reads the one type byte of the module's IslandHeader and, for model segments
- * (DATA/CONTRIBUTION/RESULT), tags the packet with its model payload (ModelPayloadTag); on
- * every link it crosses, the device trace only peeks that tag. The trace's callback holds its
- * link's counters and rate inline (one object per device, not ns-3's bound-argument chain of
- * three), so a packet-hop touches that object and one cache line of counters. Model bytes are
- * counted for
- * whole (unfragmented) packets, which is all the module sends (segments must fit the MTU).
+ * Cheap per packet-hop: no packet is copied, no header object is deserialised and no tag is
+ * set or read. The device trace copies out the frame's first few dozen bytes (PPP, IPv4 and
+ * transport headers, the island header's type byte), which the device has just written and
+ * the forwarding node has just read, so they are in cache; the packet's own state (its tag
+ * list) is not touched. A whole (unfragmented) IPv4 packet carries model bytes when it is
+ * UDP with an IslandHeader of type DATA, CONTRIBUTION or RESULT (its payload after the two
+ * headers) or a TCP segment with payload (the tcp transport's stream bytes). The trace's
+ * callback holds its link's counters and rate inline (one object per device, not ns-3's
+ * bound-argument chain of three), so a packet-hop touches that object and one cache line of
+ * counters.
  */
 class LinkMonitor
 {
@@ -56,10 +56,14 @@ class LinkMonitor
     const Counters& Get(uint32_t edge, uint32_t from) const;
     /// One LinkRecord per link direction that carried anything (all when \p all).
     std::vector<LinkRecord> Records(double durationS, bool all = false) const;
+    /**
+     * Whether \p frame (as a point-to-point device sends it: PPP header first) is a whole
+     * IPv4 packet carrying model bytes, and how many (\p payloadBytes, set only then).
+     */
+    static bool ModelPayload(const Packet& frame, uint32_t& payloadBytes);
 
   private:
     static void Count(Counters& c, double rateBps, Ptr<const Packet> packet);
-    void OnSendOutgoing(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t interface);
 
     const WanNetwork* m_network = nullptr;
     std::vector<Counters> m_counters; ///< Indexed by directed resource.
