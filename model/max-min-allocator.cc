@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <stdexcept>
 
 namespace ns3
@@ -30,13 +29,41 @@ DenseTable(std::size_t nRes)
     return table;
 }
 
+/// What one allocation works in, kept per thread across calls: once it has grown, an
+/// allocation allocates no memory. (A rate controller of hundreds of streams recomputes often,
+/// and every malloc of a KiB or more makes glibc first consolidate its fast bins: a walk over
+/// freed chunks spread over a large simulation's heap.)
+struct Workspace
+{
+    std::vector<char> active;
+    std::vector<uint32_t> used;
+    std::vector<uint32_t> flowStart;
+    std::vector<uint32_t> entryRes;
+    std::vector<double> entryCoef;
+    std::vector<double> load;
+    std::vector<uint32_t> activeOn;
+    std::vector<double> fixed;
+    std::vector<uint32_t> start;
+    std::vector<uint32_t> members;
+    std::vector<uint32_t> fill;
+    std::vector<double> key;
+    std::vector<uint32_t> heap;
+    std::vector<uint32_t> at;
+    std::vector<uint32_t> byCap;
+    std::vector<uint32_t> touched;
+    std::vector<uint32_t> touchedAt;
+    std::vector<double> touchLevel;
+};
+
+/// The filling; the rates are written to \p rate.
 template <typename FlowAt>
-std::vector<double>
+void
 AllocateFlows(const std::vector<double>& capacity,
               std::size_t nFlows,
               FlowAt flowAt,
-              const MaxMinTrace* prefix = nullptr,
-              MaxMinTrace* trace = nullptr)
+              const MaxMinTrace* prefix,
+              MaxMinTrace* trace,
+              std::vector<double>& rate)
 {
     // Progressive filling, event by event: every unfrozen flow sits at the same level; the next
     // event is the lowest level at which a resource saturates or a flow reaches its cap. A
@@ -57,12 +84,15 @@ AllocateFlows(const std::vector<double>& capacity,
     // would have after them, bit for bit; its key is then what its last touch would have set.
     const double inf = std::numeric_limits<double>::infinity();
     const std::size_t nRes = capacity.size();
-    std::vector<double> rate(nFlows, 0.0);
-    std::vector<char> active(nFlows, 1);
+    thread_local Workspace w;
+    rate.assign(nFlows, 0.0);
+    std::vector<char>& active = w.active;
+    active.assign(nFlows, 1);
     std::size_t nActive = nFlows;
 
     std::vector<uint32_t>& local = DenseTable(nRes);
-    std::vector<uint32_t> used; // dense index -> resource
+    std::vector<uint32_t>& used = w.used; // dense index -> resource
+    used.clear();
     struct Reset // the table is shared: leave it clean, also when throwing
     {
         std::vector<uint32_t>& local;
@@ -84,11 +114,16 @@ AllocateFlows(const std::vector<double>& capacity,
     {
         entries += flowAt(f).usage.size();
     }
-    std::vector<uint32_t> flowStart(nFlows + 1, 0);
-    std::unique_ptr<uint32_t[]> entryRes(new uint32_t[entries]);
-    std::unique_ptr<double[]> entryCoef(new double[entries]);
-    std::vector<double> load;
-    std::vector<uint32_t> activeOn; // usage entries of unfrozen flows
+    std::vector<uint32_t>& flowStart = w.flowStart;
+    flowStart.assign(nFlows + 1, 0);
+    std::vector<uint32_t>& entryRes = w.entryRes;
+    entryRes.resize(entries);
+    std::vector<double>& entryCoef = w.entryCoef;
+    entryCoef.resize(entries);
+    std::vector<double>& load = w.load;
+    load.clear();
+    std::vector<uint32_t>& activeOn = w.activeOn; // usage entries of unfrozen flows
+    activeOn.clear();
     std::size_t nEntries = 0;
     for (std::size_t f = 0; f < nFlows; ++f)
     {
@@ -126,16 +161,20 @@ AllocateFlows(const std::vector<double>& capacity,
     }
     flowStart[nFlows] = static_cast<uint32_t>(nEntries);
     const std::size_t nUsed = used.size();
-    std::vector<double> fixed(nUsed, 0.0);
+    std::vector<double>& fixed = w.fixed;
+    fixed.assign(nUsed, 0.0);
     // Flows on each resource (a flow appears once per usage entry).
-    std::vector<uint32_t> start(nUsed + 1, 0);
+    std::vector<uint32_t>& start = w.start;
+    start.assign(nUsed + 1, 0);
     for (std::size_t u = 0; u < nUsed; ++u)
     {
         start[u + 1] = start[u] + activeOn[u];
     }
-    std::unique_ptr<uint32_t[]> members(new uint32_t[entries]);
+    std::vector<uint32_t>& members = w.members;
+    members.resize(entries);
     {
-        std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+        std::vector<uint32_t>& fill = w.fill;
+        fill.assign(start.begin(), start.end() - 1);
         for (std::size_t f = 0; f < nFlows; ++f)
         {
             for (uint32_t k = flowStart[f]; k < flowStart[f + 1]; ++k)
@@ -147,10 +186,12 @@ AllocateFlows(const std::vector<double>& capacity,
 
     // The indexed heap: heap[i] a dense resource, at[u] its position (kUnset: not in it),
     // key[u] its saturation level; ordered by (key, global index).
-    std::vector<double> key(nUsed, 0.0);
-    std::vector<uint32_t> heap;
-    std::vector<uint32_t> at(nUsed, kUnset);
-    heap.reserve(nUsed);
+    std::vector<double>& key = w.key;
+    key.assign(nUsed, 0.0);
+    std::vector<uint32_t>& heap = w.heap;
+    heap.clear();
+    std::vector<uint32_t>& at = w.at;
+    at.assign(nUsed, kUnset);
     auto before = [&](uint32_t a, uint32_t b) {
         return key[a] < key[b] || (!(key[b] < key[a]) && used[a] < used[b]);
     };
@@ -217,7 +258,8 @@ AllocateFlows(const std::vector<double>& capacity,
     auto saturation = [&](std::size_t u) {
         return std::max(0.0, capacity[used[u]] - fixed[u]) / load[u];
     };
-    std::vector<uint32_t> byCap;
+    std::vector<uint32_t>& byCap = w.byCap;
+    byCap.clear();
     for (std::size_t f = 0; f < nFlows; ++f)
     {
         if (active[f] && std::isfinite(flowAt(f).maxRate))
@@ -231,8 +273,10 @@ AllocateFlows(const std::vector<double>& capacity,
     });
     std::size_t nextCap = 0;
 
-    std::vector<uint32_t> touched;
-    std::vector<uint32_t> touchedAt(nUsed, 0); // the last event that touched a resource
+    std::vector<uint32_t>& touched = w.touched;
+    touched.clear();
+    std::vector<uint32_t>& touchedAt = w.touchedAt; // the last event that touched a resource
+    touchedAt.assign(nUsed, 0);
     uint32_t event = 0;
     double level = 0;
     if (trace)
@@ -279,7 +323,8 @@ AllocateFlows(const std::vector<double>& capacity,
     };
 
     // The level at which each resource was last touched by the prefix (0: not touched).
-    std::vector<double> touchLevel(nUsed, 0.0);
+    std::vector<double>& touchLevel = w.touchLevel;
+    touchLevel.assign(nUsed, 0.0);
     if (prefix)
     {
         const std::size_t nEvents = prefix->eventEnd.size();
@@ -374,7 +419,6 @@ AllocateFlows(const std::vector<double>& capacity,
         }
         endEvent();
     }
-    return rate;
 }
 
 } // namespace
@@ -382,18 +426,24 @@ AllocateFlows(const std::vector<double>& capacity,
 std::vector<double>
 MaxMinAllocator::Allocate(const std::vector<double>& capacity, const std::vector<FlowUsage>& flows)
 {
-    return AllocateFlows(capacity, flows.size(), [&flows](std::size_t f) -> const FlowUsage& {
-        return flows[f];
-    });
+    std::vector<double> rates;
+    AllocateFlows(
+        capacity,
+        flows.size(),
+        [&flows](std::size_t f) -> const FlowUsage& { return flows[f]; },
+        nullptr,
+        nullptr,
+        rates);
+    return rates;
 }
 
 std::vector<double>
 MaxMinAllocator::Allocate(const std::vector<double>& capacity,
                           const std::vector<const FlowUsage*>& flows)
 {
-    return AllocateFlows(capacity, flows.size(), [&flows](std::size_t f) -> const FlowUsage& {
-        return *flows[f];
-    });
+    std::vector<double> rates;
+    Allocate(capacity, flows, nullptr, nullptr, rates);
+    return rates;
 }
 
 std::vector<double>
@@ -402,12 +452,25 @@ MaxMinAllocator::Allocate(const std::vector<double>& capacity,
                           const MaxMinTrace* prefix,
                           MaxMinTrace* trace)
 {
-    return AllocateFlows(
+    std::vector<double> rates;
+    Allocate(capacity, flows, prefix, trace, rates);
+    return rates;
+}
+
+void
+MaxMinAllocator::Allocate(const std::vector<double>& capacity,
+                          const std::vector<const FlowUsage*>& flows,
+                          const MaxMinTrace* prefix,
+                          MaxMinTrace* trace,
+                          std::vector<double>& rates)
+{
+    AllocateFlows(
         capacity,
         flows.size(),
         [&flows](std::size_t f) -> const FlowUsage& { return *flows[f]; },
         prefix,
-        trace);
+        trace,
+        rates);
 }
 
 } // namespace ns3

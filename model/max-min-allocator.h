@@ -75,6 +75,13 @@ class MaxMinAllocator
                                         const std::vector<const FlowUsage*>& flows,
                                         const MaxMinTrace* prefix,
                                         MaxMinTrace* trace);
+    /// The same, the rates written to \p rates (resized; its memory reused), for a caller
+    /// that allocates often (RateController).
+    static void Allocate(const std::vector<double>& capacity,
+                         const std::vector<const FlowUsage*>& flows,
+                         const MaxMinTrace* prefix,
+                         MaxMinTrace* trace,
+                         std::vector<double>& rates);
 };
 
 } // namespace ns3

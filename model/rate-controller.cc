@@ -166,12 +166,12 @@ RateController::ScheduleRecompute()
 void
 RateController::Recompute()
 {
-    std::vector<const FlowUsage*> usages;
-    std::vector<uint64_t> ids;
-    std::vector<Stream*> streams;
-    usages.reserve(m_streams.size());
-    ids.reserve(m_streams.size());
-    streams.reserve(m_streams.size());
+    std::vector<const FlowUsage*>& usages = m_scratch.usages;
+    std::vector<uint64_t>& ids = m_scratch.ids;
+    std::vector<Stream*>& streams = m_scratch.streams;
+    usages.clear();
+    ids.clear();
+    streams.clear();
     std::size_t constrained = 0; // streams that use a resource (the others run at their cap)
     for (auto& [id, s] : m_streams)
     {
@@ -183,12 +183,17 @@ RateController::Recompute()
     }
     // Only streams gone since the last allocation (none added or changed): its events before
     // the first that froze one of them happen alike, replayed rather than recomputed.
-    MaxMinTrace prefix;
+    MaxMinTrace& prefix = m_scratch.prefix;
+    prefix.order.clear();
+    prefix.rates.clear();
+    prefix.eventEnd.clear();
+    prefix.level.clear();
     const bool warm = !m_changed && m_firstGone > 0 && !m_trace.eventEnd.empty();
     if (warm)
     {
         // Old position -> new one (both in stream id order; streams in the prefix remain).
-        std::vector<uint32_t> position(m_traceIds.size(), kNoEvent);
+        std::vector<uint32_t>& position = m_scratch.position;
+        position.assign(m_traceIds.size(), kNoEvent);
         for (std::size_t o = 0, n = 0; o < m_traceIds.size() && n < ids.size(); ++o)
         {
             while (n < ids.size() && ids[n] < m_traceIds[o])
@@ -202,7 +207,6 @@ RateController::Recompute()
         }
         const std::size_t events = std::min<std::size_t>(m_firstGone, m_trace.eventEnd.size());
         const std::size_t flows = events > 0 ? m_trace.eventEnd[events - 1] : 0;
-        prefix.order.reserve(flows);
         for (std::size_t k = 0; k < flows; ++k)
         {
             uint32_t at = position[m_trace.order[k]];
@@ -214,7 +218,7 @@ RateController::Recompute()
         prefix.eventEnd.assign(m_trace.eventEnd.begin(), m_trace.eventEnd.begin() + events);
         prefix.level.assign(m_trace.level.begin(), m_trace.level.begin() + events);
     }
-    std::vector<double> rates;
+    std::vector<double>& rates = m_scratch.rates;
     if (warm && prefix.order.size() == constrained)
     {
         // The prefix freezes every stream that remains: the filling ends there, at the rates
@@ -228,16 +232,16 @@ RateController::Recompute()
         {
             rates[prefix.order[k]] = prefix.rates[k];
         }
-        m_trace = std::move(prefix);
+        std::swap(m_trace, prefix); // the old trace's memory serves the next prefix
         NS_LOG_INFO("kept " << ids.size() << " stream rates (only streams that ended changed)");
     }
     else
     {
-        rates = MaxMinAllocator::Allocate(m_capacities, usages, warm ? &prefix : nullptr, &m_trace);
+        MaxMinAllocator::Allocate(m_capacities, usages, warm ? &prefix : nullptr, &m_trace, rates);
         NS_LOG_INFO("recomputed " << ids.size() << " stream rates, " << prefix.order.size()
                                   << " of them replayed");
     }
-    m_traceIds = std::move(ids);
+    std::swap(m_traceIds, ids); // the old ids' memory serves the next recomputation
     m_changed = false;
     m_firstGone = kNoEvent;
     for (Stream* s : streams)

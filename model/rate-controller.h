@@ -98,6 +98,17 @@ class RateController : public Object
     uint32_t m_firstGone = kNoEvent;  ///< Earliest event that froze a stream gone since.
     EventId m_recompute;
     TracedCallback<uint32_t> m_ratesUpdated;
+    /// Recompute's working vectors, kept so that a recomputation allocates no memory once they
+    /// have grown (see MaxMinAllocator's workspace).
+    struct Scratch
+    {
+        std::vector<const FlowUsage*> usages;
+        std::vector<uint64_t> ids;
+        std::vector<Stream*> streams;
+        std::vector<uint32_t> position;
+        MaxMinTrace prefix;
+        std::vector<double> rates;
+    } m_scratch;
 };
 
 } // namespace ns3

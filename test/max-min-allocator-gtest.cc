@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <thread>
 
 using namespace ns3;
 
@@ -276,4 +277,64 @@ TEST(MaxMinAllocator, WarmStartGivesTheRatesOfAnAllocationFromZero)
     EXPECT_THROW(MaxMinAllocator::Allocate({10}, twoP, &bad, nullptr), std::invalid_argument);
     bad = MaxMinTrace{{2}, {5}, {1}, {5}};
     EXPECT_THROW(MaxMinAllocator::Allocate({10}, twoP, &bad, nullptr), std::invalid_argument);
+}
+
+TEST(MaxMinAllocator, ReusedWorkspaceGivesTheRatesOfAFreshOne)
+{
+    // An allocation works in vectors kept per thread across calls. Instances of different
+    // sizes in turn on this thread get bit for bit the rates each gets on a new thread (a new
+    // workspace), whatever came before; so does the output-vector form with a reused vector.
+    uint64_t state = 777;
+    auto next = [&state]() {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<uint32_t>(state >> 33);
+    };
+    auto instance = [&next](std::size_t nRes, std::size_t nFlows) {
+        std::pair<std::vector<double>, std::vector<FlowUsage>> in;
+        in.first.resize(nRes);
+        for (auto& c : in.first)
+        {
+            c = 1.0 + next() % 1000;
+        }
+        in.second.resize(nFlows);
+        for (auto& f : in.second)
+        {
+            for (std::size_t i = 0, len = 1 + next() % 5; i < len; ++i)
+            {
+                f.usage.push_back({next() % nRes, 1.0 + next() % 3});
+            }
+            if (next() % 3 == 0)
+            {
+                f.maxRate = 0.5 + next() % 40;
+            }
+        }
+        return in;
+    };
+    std::vector<std::pair<std::vector<double>, std::vector<FlowUsage>>> instances;
+    for (int i = 0; i < 90; ++i)
+    {
+        instances.push_back(i % 3 == 0   ? instance(400 + next() % 500, 800 + next() % 1200)
+                            : i % 3 == 1 ? instance(1 + next() % 4, 1 + next() % 6)
+                                         : instance(2 + next() % 60, 3 + next() % 150));
+    }
+    auto fresh = [](const auto& in) {
+        std::vector<double> rates;
+        std::thread t([&] { rates = MaxMinAllocator::Allocate(in.first, in.second); });
+        t.join();
+        return rates;
+    };
+    std::vector<double> reused;
+    for (std::size_t i = 0; i < instances.size(); ++i)
+    {
+        const auto& in = instances[i];
+        const std::vector<double> want = fresh(in);
+        EXPECT_EQ(MaxMinAllocator::Allocate(in.first, in.second), want) << "instance " << i;
+        std::vector<const FlowUsage*> pointers;
+        for (const auto& f : in.second)
+        {
+            pointers.push_back(&f);
+        }
+        MaxMinAllocator::Allocate(in.first, pointers, nullptr, nullptr, reused);
+        EXPECT_EQ(reused, want) << "instance " << i;
+    }
 }
