@@ -6,6 +6,9 @@
 #include "ns3/abort.h"
 #include "ns3/callback.h"
 #include "ns3/island-header.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/udp-l4-protocol.h"
+#include "ns3/wire-format.h"
 
 #include <algorithm>
 #include <type_traits>
@@ -16,14 +19,12 @@ namespace ns3
 namespace
 {
 
-constexpr uint32_t kPppBytes = 2;       ///< PppHeader: the protocol number.
 constexpr uint8_t kIpv4Protocol = 0x21; ///< PPP's protocol number of IPv4 (0x0021).
-constexpr uint8_t kTcp = 6;
-constexpr uint8_t kUdp = 17;
-constexpr uint32_t kUdpBytes = 8;
+constexpr uint32_t kMaxIpv4Bytes = 60;  ///< An IPv4 header with the most options (IHL 15).
+constexpr uint32_t kTcpHead = 13;       ///< A TCP header up to its data offset (byte 12).
 /// The frame's first bytes that hold what is read of it with an IPv4 header without options:
-/// PPP, IPv4 (20) and TCP up to its data offset (13), or UDP (8) and the island header's type.
-constexpr uint32_t kShortHead = kPppBytes + 20 + 13;
+/// PPP, IPv4 and TCP up to its data offset, or UDP and the island header's type.
+constexpr uint32_t kShortHead = WireFormat::kPppBytes + WireFormat::kIpv4Bytes + kTcpHead;
 
 } // namespace
 
@@ -57,36 +58,39 @@ LinkMonitor::ModelPayload(const Packet& frame, uint32_t& payloadBytes)
 {
     // The frame's head as the device sends it: PPP header, IPv4 header, transport header and,
     // for UDP, the island header (type first). Copied out, a few dozen bytes (not the packet).
-    uint8_t head[kPppBytes + 60 + 13];
+    uint8_t head[WireFormat::kPppBytes + kMaxIpv4Bytes + kTcpHead];
     const uint32_t size = frame.GetSize();
     uint32_t got = frame.CopyData(head, std::min(size, kShortHead));
-    if (got < kPppBytes + 20 || head[0] != 0 || head[1] != kIpv4Protocol)
+    if (got < WireFormat::kPppBytes + WireFormat::kIpv4Bytes || head[0] != 0 ||
+        head[1] != kIpv4Protocol)
     {
         return false;
     }
-    const uint8_t* ip = head + kPppBytes;
+    const uint8_t* ip = head + WireFormat::kPppBytes;
     const uint32_t ipHeader = 4u * (ip[0] & 0x0f);
     const uint32_t ipBytes = (uint32_t(ip[2]) << 8) | ip[3];
     const bool fragment = (ip[6] & 0x20) != 0 || (((ip[6] & 0x1f) << 8) | ip[7]) != 0;
-    if (fragment || ipHeader < 20 || ipBytes < ipHeader || ipBytes > size - kPppBytes)
+    if (fragment || ipHeader < WireFormat::kIpv4Bytes || ipBytes < ipHeader ||
+        ipBytes > size - WireFormat::kPppBytes)
     {
         return false; // model bytes are counted for whole packets only
     }
-    if (ipHeader > 20)
+    if (ipHeader > WireFormat::kIpv4Bytes)
     {
-        got = frame.CopyData(head, std::min<uint32_t>(size, kPppBytes + ipHeader + 13));
+        got = frame.CopyData(head,
+                             std::min<uint32_t>(size, WireFormat::kPppBytes + ipHeader + kTcpHead));
     }
     const uint8_t* l4 = ip + ipHeader;
     const uint32_t l4Bytes = ipBytes - ipHeader;
-    if (ip[9] == kUdp)
+    if (ip[9] == UdpL4Protocol::PROT_NUMBER)
     {
         // The module's UDP transports: UDP header, IslandHeader, model bytes.
-        const uint32_t headers = kUdpBytes + IslandHeader::SERIALIZED_SIZE;
-        if (l4Bytes < headers || got < kPppBytes + ipHeader + kUdpBytes + 1)
+        const uint32_t headers = WireFormat::kUdpBytes + IslandHeader::SERIALIZED_SIZE;
+        if (l4Bytes < headers || got < WireFormat::kPppBytes + ipHeader + WireFormat::kUdpBytes + 1)
         {
             return false;
         }
-        const uint8_t type = l4[kUdpBytes];
+        const uint8_t type = l4[WireFormat::kUdpBytes];
         if (type != IslandHeader::DATA && type != IslandHeader::CONTRIBUTION &&
             type != IslandHeader::RESULT)
         {
@@ -95,7 +99,7 @@ LinkMonitor::ModelPayload(const Packet& frame, uint32_t& payloadBytes)
         payloadBytes = l4Bytes - headers;
         return true;
     }
-    if (ip[9] == kTcp && got >= kPppBytes + ipHeader + 13)
+    if (ip[9] == TcpL4Protocol::PROT_NUMBER && got >= WireFormat::kPppBytes + ipHeader + kTcpHead)
     {
         // The tcp transport: a segment's payload is the stream's bytes, the model's with its
         // messages' framing (TcpTransport: 28 bytes per message); acks carry none.

@@ -15,26 +15,16 @@ namespace
 
 constexpr uint32_t kUnset = ~0u;
 
-/// Global resource -> dense index of the resources one allocation uses (kUnset elsewhere). One
-/// table per thread, kept across calls and reset entry by entry after each, so that an
-/// allocation costs nothing per resource it does not use.
-std::vector<uint32_t>&
-DenseTable(std::size_t nRes)
-{
-    thread_local std::vector<uint32_t> table;
-    if (table.size() < nRes)
-    {
-        table.resize(nRes, kUnset);
-    }
-    return table;
-}
-
-/// What one allocation works in, kept per thread across calls: once it has grown, an
+/// What one allocation works in, one per thread, kept across calls: once it has grown, an
 /// allocation allocates no memory. (A rate controller of hundreds of streams recomputes often,
 /// and every malloc of a KiB or more makes glibc first consolidate its fast bins: a walk over
 /// freed chunks spread over a large simulation's heap.)
 struct Workspace
 {
+    /// Global resource -> dense index of the resources one allocation uses (kUnset elsewhere):
+    /// reset entry by entry after each allocation, so that an allocation costs nothing per
+    /// resource it does not use.
+    std::vector<uint32_t> dense;
     std::vector<char> active;
     std::vector<uint32_t> used;
     std::vector<uint32_t> flowStart;
@@ -54,6 +44,13 @@ struct Workspace
     std::vector<uint32_t> touchedAt;
     std::vector<double> touchLevel;
 };
+
+Workspace&
+ThisThreadsWorkspace()
+{
+    thread_local Workspace w;
+    return w;
+}
 
 /// The filling; the rates are written to \p rate.
 template <typename FlowAt>
@@ -84,13 +81,17 @@ AllocateFlows(const std::vector<double>& capacity,
     // would have after them, bit for bit; its key is then what its last touch would have set.
     const double inf = std::numeric_limits<double>::infinity();
     const std::size_t nRes = capacity.size();
-    thread_local Workspace w;
+    Workspace& w = ThisThreadsWorkspace();
     rate.assign(nFlows, 0.0);
     std::vector<char>& active = w.active;
     active.assign(nFlows, 1);
     std::size_t nActive = nFlows;
 
-    std::vector<uint32_t>& local = DenseTable(nRes);
+    std::vector<uint32_t>& local = w.dense;
+    if (local.size() < nRes)
+    {
+        local.resize(nRes, kUnset);
+    }
     std::vector<uint32_t>& used = w.used; // dense index -> resource
     used.clear();
     struct Reset // the table is shared: leave it clean, also when throwing
@@ -281,10 +282,7 @@ AllocateFlows(const std::vector<double>& capacity,
     double level = 0;
     if (trace)
     {
-        trace->order.clear();
-        trace->rates.clear();
-        trace->eventEnd.clear();
-        trace->level.clear();
+        trace->Clear();
         trace->order.reserve(nFlows);
         trace->rates.reserve(nFlows);
     }

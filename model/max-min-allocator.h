@@ -30,6 +30,15 @@ struct MaxMinTrace
     std::vector<double> rates;      ///< Their rates, aligned with order.
     std::vector<uint32_t> eventEnd; ///< Event e froze order[eventEnd[e - 1] .. eventEnd[e]).
     std::vector<double> level;      ///< The filling level after event e.
+
+    /// Empty (the vectors keep their memory).
+    void Clear()
+    {
+        order.clear();
+        rates.clear();
+        eventEnd.clear();
+        level.clear();
+    }
 };
 
 /**

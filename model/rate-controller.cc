@@ -184,10 +184,7 @@ RateController::Recompute()
     // Only streams gone since the last allocation (none added or changed): its events before
     // the first that froze one of them happen alike, replayed rather than recomputed.
     MaxMinTrace& prefix = m_scratch.prefix;
-    prefix.order.clear();
-    prefix.rates.clear();
-    prefix.eventEnd.clear();
-    prefix.level.clear();
+    prefix.Clear();
     const bool warm = !m_changed && m_firstGone > 0 && !m_trace.eventEnd.empty();
     if (warm)
     {
