@@ -308,14 +308,17 @@ if [ "$instructions" = 1 ]; then
     # Instruction counts do not move with the neighbours' load: the figure to iterate on and
     # to compare ratios with. callgrind collects inside Simulator::Run only (set-up excluded,
     # as it is excluded from raw's cpu_run_s); hops as in part 1. About 50x slower than a
-    # native run (and the cache simulation of the raw island pair more), hence the small
-    # sizes: 0.4 MB models at 8 KB segments for the modes, 1 MB and 0.1 MB for 9 and 64
-    # islands (a 64-island stream carries 2 segments: per-stream costs weigh more than in
-    # part 2, whose 64-island streams carry 77).
+    # native run (and the cache simulation of the island pairs more), hence the small
+    # sizes: 0.4 MB models at 8 KB segments for the modes, 20 MB and 1 MB for 9 and 64
+    # islands (about 100 000 packet-hops each; a stream carries 306 and 16 segments, where
+    # part 2's carry 1528 and 77: with fewer, per-stream costs weigh more per packet-hop).
+    # The island pairs, ours and raw, also simulate a 2 MiB last-level cache (--l2): data
+    # misses per packet-hop, the noise-free view of what the CPU figures of part 2 add on
+    # the larger network.
     echo "== 7. instructions per packet-hop (valgrind --tool=callgrind, Simulator::Run only)"
     if command -v valgrind >/dev/null; then
         ins_bytes=4e5
-        ins_islands=(9:1e6 64:1e5)
+        ins_islands=(9:2e7 64:1e6)
         if [ "$quick" = 1 ]; then
             ins_bytes=2e5
             ins_islands=(9:1e6 64:1e5)
@@ -358,7 +361,7 @@ if [ "$instructions" = 1 ]; then
             n=${point%%:*}
             mapfile -t args < <(island_args "$n" | grep -v '^--modelBytes=')
             args+=("--modelBytes=${point#*:}" --mtu=65535)
-            irun "ins-islands-$n" ins-islands nine-city-training "${args[@]}"
+            irun "ins-islands-$n" ins-islands nine-city-training --l2 "${args[@]}"
             irun "ins-islands-raw-$n" ins-islands bench-raw-udp --l2 "${args[@]}"
         done
     else
