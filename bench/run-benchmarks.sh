@@ -2,10 +2,10 @@
 # Benchmarks of the packet-level simulation (issue 6), measured side by side in one run; not
 # tests (nothing here fails on a slow machine). Prints the tables and writes doc/benchmarks.rst.
 #
-#   bench/run-benchmarks.sh            # full run, ~10 min of CPU on 2 slow cores
+#   bench/run-benchmarks.sh            # full run, ~25 min on 2 slow cores (optimizer ~9)
 #   bench/run-benchmarks.sh --quick    # small sizes, ~1 min: checks the plumbing only
 #   bench/run-benchmarks.sh --profile  # also perf-profile ours and raw (+3 min): where time goes
-#   bench/run-benchmarks.sh --instructions  # also count instructions (valgrind, +5 min CPU)
+#   bench/run-benchmarks.sh --instructions  # also count instructions (valgrind, +15 min)
 #   bench/run-benchmarks.sh --only-tcp --no-doc  # part 6 alone (tcp vs raw TCP), printed
 #   BUILD_DIR=build-bench bench/run-benchmarks.sh --no-doc
 #   IN_REVISION=abc1234 ...            # revision to report when the tree is not a git checkout
@@ -31,8 +31,8 @@
 #     network, pairs and TCP settings), CPU per packet-hop (issue 16: <= 1.3).
 #  7. (--instructions) the noise-free view: instructions executed in Simulator::Run per
 #     packet-hop (valgrind --tool=callgrind, smaller sizes), ours versus raw in every mode,
-#     raw with and without the LinkMonitor, and 9 versus 64 islands (ours and raw); the raw
-#     island pair also with a simulated 2 MiB last-level cache (L2 misses per packet-hop).
+#     raw with and without the LinkMonitor, and 9 versus 64 islands (ours and raw), the
+#     island pairs also with a simulated 2 MiB last-level cache (L2 misses per packet-hop).
 #  8. optimizer wall time and gap for 9, 32, 64 and 128 islands (bench/optimizer-bench.sh,
 #     its own section of doc/benchmarks.rst, written after the report).
 # bench/benchmark-report.py turns the raw results into the tables.
