@@ -2,7 +2,7 @@
 # Benchmarks of the packet-level simulation (issue 6), measured side by side in one run; not
 # tests (nothing here fails on a slow machine). Prints the tables and writes doc/benchmarks.rst.
 #
-#   bench/run-benchmarks.sh            # full run, ~25 min on 2 slow cores (optimizer ~9)
+#   bench/run-benchmarks.sh            # full run, ~25 min on 2 slow cores (optimizer ~7)
 #   bench/run-benchmarks.sh --quick    # small sizes, ~1 min: checks the plumbing only
 #   bench/run-benchmarks.sh --profile  # also perf-profile ours and raw (+3 min): where time goes
 #   bench/run-benchmarks.sh --instructions  # also count instructions (valgrind, +15 min)
