@@ -12,8 +12,8 @@ namespace ns3
 
 OutgoingTransfer::OutgoingTransfer(uint32_t count, const std::vector<uint32_t>& receivers)
     : m_count(count),
-      m_queued(count, false),
       m_lastSent(count, -std::numeric_limits<double>::infinity()),
+      m_queued(count, false),
       m_resent(count, false),
       m_repairRounds(count, 0)
 {
