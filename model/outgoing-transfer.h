@@ -103,7 +103,7 @@ class OutgoingTransfer
     bool Resendable(uint64_t seq) const;
 
     // What Next reads and writes for every segment sent comes first, in the object's first
-    // two cache lines (on a 64-island run the senders' state is cold between segments).
+    // 128 bytes (on a 64-island run the senders' state is cold between segments).
     uint32_t m_count;
     uint32_t m_nextNew = 0;
     uint32_t m_copiesLeft = 0; ///< further copies of m_copySeq to send now
