@@ -207,6 +207,7 @@ main(int argc, char* argv[])
     Simulator::Destroy();
 
     std::cout << "raw_tcp.complete=" << (complete ? 1 : 0) << "\n"
+              << "raw_tcp.allocator=" << HeapAllocator() << "\n"
               << "raw_tcp.congestion_control=" << cc.Get().GetName() << "\n"
               << "raw_tcp.transfers=" << runner.transfers << "\n"
               << "raw_tcp.socket_buffer_bytes=" << static_cast<uint64_t>(std::min(maxBdp, 2e9))

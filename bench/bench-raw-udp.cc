@@ -418,6 +418,7 @@ main(int argc, char* argv[])
               << "raw.sim_s=" << simS << "\n"
               << "raw.cpu_setup_s=" << cpu1 - cpu0 << "\n"
               << "raw.cpu_run_s=" << cpu2 - cpu1 << "\n"
-              << "raw.peak_rss_mib=" << bench::PeakRssMiB() << "\n";
+              << "raw.peak_rss_mib=" << bench::PeakRssMiB() << "\n"
+              << "raw.allocator=" << HeapAllocator() << "\n";
     return 0;
 }

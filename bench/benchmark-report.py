@@ -951,6 +951,33 @@ def main():
         f"load average at start / end: {machine.get('load_start', '?')} / "
         f"{machine.get('load_end', '?')} (shared machine; CPU times are per process)",
     ]
+    # The heap allocator each program ran on (runs.allocator of ours, raw.allocator and
+    # raw_tcp.allocator of the raw baselines): every program links the same one (CMake
+    # INTELLIGENT_NETWORK_ALLOCATOR), so ours versus raw compares the simulation code alone.
+    allocators = {}
+    for rid, info in runs.items():
+        if info["prog"] == "nine-city-training":
+            db = os.path.join(work, rid + ".db")
+            if os.path.exists(db):
+                con = sqlite3.connect(db)
+                try:
+                    row = con.execute("SELECT allocator FROM runs ORDER BY run_id DESC "
+                                      "LIMIT 1").fetchone()
+                except sqlite3.Error:
+                    row = None
+                con.close()
+                if row and row[0]:
+                    allocators.setdefault(row[0], set()).add("ours")
+        elif info["prog"] in ("bench-raw-udp", "bench-raw-tcp"):
+            o = raw_out(rid)
+            a = o.get("raw.allocator") or o.get("raw_tcp.allocator")
+            if a:
+                allocators.setdefault(a, set()).add("raw")
+    if allocators:
+        machine_lines.append("heap allocator: " + "; ".join(
+            f"{a} ({' and '.join(sorted(who))})" for a, who in sorted(allocators.items())) +
+            ("" if len(allocators) == 1 else
+             " -- PROGRAMS RAN ON DIFFERENT ALLOCATORS: ours/raw ratios are not comparable"))
     spread = 0.0
     for rid in runs:
         m = re.fullmatch(r"(.*)-r1", rid)

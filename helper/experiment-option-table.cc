@@ -115,7 +115,7 @@ ExperimentOptions::Table()
         {"queueSize", "Packets an egress queue holds (the device queue, or the queue discipline's limit)", "2000", V::Integer(1, 10000000), "", "packet"},
         {"deviceQueue", "Device queue under a queue discipline, packets (the backlog sits in the discipline)", "16", V::Integer(1, 10000000), "", "packet"},
         // the simulating process (every packet-level program)
-        {"hugePages", "Back the program's heap with transparent huge pages (2 MiB; madvise, as glibc's malloc.hugetlb=1 tunable does): fewer TLB misses per packet-hop on large networks, the same results; the heap keeps the memory it frees. Off: the kernel's ordinary 4 KiB pages", "true", V::Flag(), "", "simulator"},
+        {"hugePages", "Back the program's heap with transparent huge pages (2 MiB; glibc's malloc: madvise, as its malloc.hugetlb=1 tunable does, and the heap keeps the memory it frees; jemalloc: its thp:always): fewer TLB misses per packet-hop on large networks, the same results. Off: the kernel's ordinary 4 KiB pages (jemalloc: huge pages off for the process)", "true", V::Flag(), "", "simulator"},
         // fluid model only
         {"overlap", "Overlap communication with the next round's compute (fluid model only; the ns-3 scenario runs barrier rounds)", "false", V::Flag(), "", "fluid"},
         // outputs (not recorded as parameters)

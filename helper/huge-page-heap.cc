@@ -3,6 +3,7 @@
  */
 #include "huge-page-heap.h"
 
+#include "ns3/heap-allocator.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -15,8 +16,10 @@
 #include <utility>
 
 #if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
 #include <malloc.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #define IN_HUGE_PAGE_HEAP 1
 #endif
@@ -164,6 +167,54 @@ Reserve(std::string* whyNot, uintptr_t* inUse)
     return true;
 }
 
+/// jemalloc serves malloc: it advises its own mappings when its option thp is "always"; the
+/// process-wide switch is prctl(PR_SET_THP_DISABLE).
+void
+SetJemallocHugePages(bool enable, HugePageHeap& st)
+{
+    st.advised = false;
+    st.advisedBytes = 0;
+    st.by.clear();
+    if (prctl(PR_SET_THP_DISABLE, enable ? 0 : 1, 0, 0, 0) != 0)
+    {
+        st.reason = std::string("prctl(PR_SET_THP_DISABLE): ") + std::strerror(errno);
+        return;
+    }
+    if (!enable)
+    {
+        st.reason = "--hugePages=false (transparent huge pages off for the process)";
+        return;
+    }
+    if (st.kernelMode == "unavailable")
+    {
+        st.reason = "the kernel has no transparent huge pages";
+        return;
+    }
+    if (st.kernelMode == "never")
+    {
+        st.reason = "the system turned transparent huge pages off";
+        return;
+    }
+    using Mallctl = int (*)(const char*, void*, size_t*, void*, size_t);
+    auto mallctl = reinterpret_cast<Mallctl>(dlsym(RTLD_DEFAULT, "mallctl"));
+    const char* thp = nullptr;
+    size_t size = sizeof thp;
+    if (!mallctl || mallctl("opt.thp", &thp, &size, nullptr, 0) != 0 || !thp)
+    {
+        st.reason = "jemalloc serves malloc and does not report its option thp";
+        return;
+    }
+    if (std::string(thp) != "always")
+    {
+        st.reason = std::string("jemalloc serves malloc with thp:") + thp +
+                    " (start the program with MALLOC_CONF=thp:always)";
+        return;
+    }
+    st.advised = true;
+    st.by = "jemalloc (thp:always)";
+    st.reason.clear();
+}
+
 #endif
 
 } // namespace
@@ -172,7 +223,11 @@ std::string
 HugePageHeap::Describe() const
 {
     std::ostringstream s;
-    if (advised)
+    if (advised && !by.empty())
+    {
+        s << "advised by " << by;
+    }
+    else if (advised)
     {
         s << "advised " << (advisedBytes >> 20) << " MiB";
     }
@@ -202,6 +257,23 @@ SetHugePageHeap(bool enable)
     st.reason = enable ? "only on Linux with glibc" : "--hugePages=false";
     return st;
 #else
+    const std::string allocator = HeapAllocator();
+    if (allocator.rfind("jemalloc", 0) == 0)
+    {
+        SetJemallocHugePages(enable, st);
+        NS_LOG_INFO("huge-page heap: " << st.Describe());
+        return st;
+    }
+    if (allocator.rfind("glibc", 0) != 0)
+    {
+        // Another allocator (LD_PRELOAD): its memory is not glibc's heap.
+        st.advised = false;
+        st.advisedBytes = 0;
+        st.reason = enable ? allocator + " serves malloc (only glibc's heap and jemalloc are "
+                                         "handled)"
+                           : "--hugePages=false";
+        return st;
+    }
     if (!enable)
     {
         if (st.advised)

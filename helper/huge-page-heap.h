@@ -38,6 +38,14 @@ namespace ns3
  *   unmapped each time. Freed memory is kept for reuse, not returned to the system.
  * Heap growth past the reservation has ordinary pages. Threads other than the main one
  * allocate from their own arenas, which are not advised.
+ *
+ * When jemalloc serves malloc (the module's programs link it: CMake option
+ * INTELLIGENT_NETWORK_ALLOCATOR) there is no glibc heap to advise: jemalloc maps its memory
+ * itself and, with its option thp:always (helper/jemalloc-conf.cc sets it in those programs;
+ * MALLOC_CONF=thp:always elsewhere), advises all of it as huge pages. On: the state says so
+ * ("advised by jemalloc (thp:always)"), or why not (another thp setting, the kernel). Off:
+ * transparent huge pages are turned off for the whole process (prctl PR_SET_THP_DISABLE, which
+ * the next SetHugePageHeap(true) clears).
  */
 struct HugePageHeap
 {
@@ -46,6 +54,9 @@ struct HugePageHeap
     std::string kernelMode;     ///< /sys/kernel/mm/transparent_hugepage/enabled: always,
                                 ///< madvise, never, or "unavailable".
     std::string reason;         ///< Why not advised (empty when advised).
+    /// Empty: glibc's heap, advised here. "jemalloc (thp:always)": jemalloc serves malloc
+    /// from its own mappings and advises them itself (see SetHugePageHeap).
+    std::string by;
 
     /// One line for the results database and logs, e.g. "advised 1088 MiB (kernel: madvise)".
     std::string Describe() const;

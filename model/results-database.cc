@@ -3,6 +3,7 @@
  */
 #include "results-database.h"
 
+#include "heap-allocator.h"
 #include "module-version.h"
 
 #include <sqlite3.h>
@@ -57,7 +58,8 @@ CREATE TABLE IF NOT EXISTS runs(
   ecn_echoes INTEGER,
   ecn_reductions INTEGER,
   retransmitted_bytes INTEGER,
-  fixed_point_overflows INTEGER);
+  fixed_point_overflows INTEGER,
+  allocator TEXT);
 CREATE INDEX IF NOT EXISTS runs_key ON runs(run_key);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_complete_key ON runs(run_key)
   WHERE status = 'complete' AND run_key IS NOT NULL;
@@ -588,6 +590,7 @@ ResultsDatabase::CheckAndPrepare()
             {"runs", "ecn_reductions", "INTEGER"},
             {"runs", "retransmitted_bytes", "INTEGER"},
             {"runs", "fixed_point_overflows", "INTEGER"},
+            {"runs", "allocator", "TEXT"},
         };
         for (const auto& [table, column, type] : added)
         {
@@ -899,13 +902,13 @@ ResultsDatabase::InsertRun(const RunRecord& run,
     return Insert("runs",
                   {"run_key", "status", "error", "created_at", "program", "version", "topology",
                    "schedule", "mode", "seed", "run_number", "model_bytes", "segment_size",
-                   "rounds", "parameters", "sim_time_s", "wall_time_s"},
+                   "rounds", "parameters", "sim_time_s", "wall_time_s", "allocator"},
                   {textOrNull(run.runKey), status, textOrNull(error), std::string(stamp),
                    run.program, run.version.empty() ? ModuleVersion() : run.version, run.topology,
                    run.schedule, run.mode, i64(run.seed), i64(run.runNumber), i64(run.modelBytes),
                    i64(run.segmentSize), i64(run.rounds),
                    run.parametersJson.empty() ? std::string("{}") : run.parametersJson, simTimeS,
-                   wallTimeS});
+                   wallTimeS, run.allocator.empty() ? HeapAllocator() : run.allocator});
 }
 
 void

@@ -35,6 +35,8 @@ struct RunRecord
     uint64_t segmentSize = 0;   ///< Payload bytes per simulated segment.
     uint64_t rounds = 0;        ///< Rounds simulated.
     std::string parametersJson; ///< Every parameter of the run as a JSON object.
+    /// Heap allocator of the process (empty: HeapAllocator(), the one serving malloc now).
+    std::string allocator;
 };
 
 /// One clique of one round (table `rounds`).

@@ -7,6 +7,7 @@ PACKAGES=(
   libgsl-dev libsqlite3-dev libxml2-dev   # hard-coded by Debian's imported ns-3 targets
   libboost-dev libboost-graph-dev libeigen3-dev nlohmann-json3-dev
   libgtest-dev sqlite3
+  libjemalloc-dev           # the programs' heap allocator (CMake INTELLIGENT_NETWORK_ALLOCATOR)
   python3 python3-matplotlib
 )
 missing=()

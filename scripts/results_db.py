@@ -59,7 +59,8 @@ CREATE TABLE IF NOT EXISTS runs(
   ecn_echoes INTEGER,
   ecn_reductions INTEGER,
   retransmitted_bytes INTEGER,
-  fixed_point_overflows INTEGER);
+  fixed_point_overflows INTEGER,
+  allocator TEXT);
 CREATE INDEX IF NOT EXISTS runs_key ON runs(run_key);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_complete_key ON runs(run_key)
   WHERE status = 'complete' AND run_key IS NOT NULL;

@@ -9,6 +9,7 @@
 #include "test-util.h"
 
 #include "ns3/core-module.h"
+#include "ns3/heap-allocator.h"
 #include "ns3/intelligent-network-module.h"
 #include "ns3/ipv4-address-generator.h"
 #include "ns3/test.h"
@@ -497,6 +498,20 @@ class HugePagesTestCase : public TestCase
         return m;
     }
 
+    /// THP_enabled of /proc/self/status (0: PR_SET_THP_DISABLE), -1 if the kernel has no line.
+    static int ThpEnabled()
+    {
+        std::ifstream status("/proc/self/status");
+        for (std::string line; std::getline(status, line);)
+        {
+            if (line.rfind("THP_enabled:", 0) == 0)
+            {
+                return std::stoi(line.substr(12));
+            }
+        }
+        return -1;
+    }
+
     static std::string Recorded(const std::vector<std::string>& args, bool simulates = true)
     {
         ExperimentOptions o("test", kAllGroups);
@@ -526,7 +541,29 @@ class HugePagesTestCase : public TestCase
         std::vector<char> block(8 << 20, 1);
         Mapping m = MappingOf(block.data());
 #if defined(__linux__) && defined(__GLIBC__)
-        if (kernelHas)
+        const bool jemalloc = HeapAllocator().rfind("jemalloc", 0) == 0;
+        if (jemalloc)
+        {
+            // jemalloc's own mappings, advised by jemalloc (thp:always, compiled into the
+            // module's programs), with transparent huge pages on for the process.
+            NS_TEST_EXPECT_MSG_EQ(st.advised, kernelHas, recorded);
+            if (kernelHas)
+            {
+                NS_TEST_EXPECT_MSG_EQ(recorded.rfind("advised by jemalloc (thp:always)", 0), 0,
+                                      recorded);
+                NS_TEST_EXPECT_MSG_NE(m.flags.find(" hg "), std::string::npos,
+                                      "jemalloc mapping " << m.name << " VmFlags:" << m.flags);
+                NS_TEST_EXPECT_MSG_EQ(ThpEnabled(), 1, "THP_enabled in /proc/self/status");
+            }
+            recorded = Recorded({"--hugePages=false"});
+            NS_TEST_EXPECT_MSG_EQ(GetHugePageHeap().advised, false, "off");
+            NS_TEST_EXPECT_MSG_EQ(recorded.rfind("not advised: --hugePages=false", 0), 0,
+                                  recorded);
+            NS_TEST_EXPECT_MSG_EQ(ThpEnabled(), 0, "off for the process (PR_SET_THP_DISABLE)");
+            Recorded({"--hugePages=true"});
+            NS_TEST_EXPECT_MSG_EQ(ThpEnabled(), 1, "on again");
+        }
+        else if (kernelHas)
         {
             NS_TEST_EXPECT_MSG_EQ(st.advised, true, "advised with the kernel in " << modes
                                                                                   << ": " << st.reason);
@@ -547,7 +584,7 @@ class HugePagesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(GetHugePageHeap().advised, false, "off");
         NS_TEST_EXPECT_MSG_EQ(recorded.rfind("not advised: --hugePages=false", 0), 0, recorded);
 #if defined(__linux__) && defined(__GLIBC__)
-        if (kernelHas)
+        if (kernelHas && !jemalloc)
         {
             m = MappingOf(block.data());
             NS_TEST_EXPECT_MSG_EQ(m.flags.find(" hg "), std::string::npos,
@@ -559,6 +596,10 @@ class HugePagesTestCase : public TestCase
             m = MappingOf(block.data());
             NS_TEST_EXPECT_MSG_NE(m.flags.find(" hg "), std::string::npos,
                                   "heap VmFlags:" << m.flags);
+        }
+        if (jemalloc)
+        {
+            Recorded({"--hugePages=true"}); // the process's default again, for later tests
         }
 #endif
         // A program that simulates nothing has no such option.

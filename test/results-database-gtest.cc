@@ -8,6 +8,7 @@
 
 #include "gtest-util.h"
 
+#include "ns3/heap-allocator.h"
 #include "ns3/results-database.h"
 #include "ns3/scenario-result.h"
 
@@ -71,6 +72,9 @@ TEST(ResultsDatabase, RunsAppendAndNeverOverwrite)
         EXPECT_EQ(std::get<std::string>(rows.at(0).at(1)), "AMS+FRA");
         auto ver = db.Query("SELECT version FROM runs WHERE run_id = 1");
         EXPECT_EQ(std::get<std::string>(ver.at(0).at(0)), ResultsDatabase::ModuleVersion());
+        // The heap allocator serving this process (heap-allocator-gtest.cc checks which).
+        auto allocator = db.Query("SELECT allocator FROM runs WHERE run_id = 1");
+        EXPECT_EQ(std::get<std::string>(allocator.at(0).at(0)), HeapAllocator());
     }
 }
 
