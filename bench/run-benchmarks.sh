@@ -35,6 +35,8 @@
 #     island pairs also with a simulated 2 MiB last-level cache (L2 misses per packet-hop).
 #  8. optimizer wall time and gap for 9, 32, 64 and 128 islands (bench/optimizer-bench.sh,
 #     its own section of doc/benchmarks.rst, written after the report).
+#  9. the heap allocator: ours and raw at 9 and 64 islands built as configured (jemalloc) and
+#     with glibc's malloc, interleaved (bench/allocator-bench.sh, its own section, after 8).
 # bench/benchmark-report.py turns the raw results into the tables.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,7 +55,7 @@ for arg in "$@"; do
     --instructions) instructions=1 ;;
     --only-tcp) only_tcp=1 ;;
     -h | --help)
-        sed -n '2,37p' "$0"
+        sed -n '2,39p' "$0"
         exit 0
         ;;
     *)
@@ -410,7 +412,7 @@ fi
 "${report[@]}"
 
 # 7. optimizer wall time and gap versus islands (its own section of doc/benchmarks.rst).
-echo "== 7. optimizer: wall time and gap for 9, 32, 64 and 128 islands"
+echo "== 8. optimizer: wall time and gap for 9, 32, 64 and 128 islands"
 opt=(bash "$root/bench/optimizer-bench.sh")
 if [ "$doc" = 1 ]; then
     opt+=(--rst "$root/doc/benchmarks.rst")
@@ -419,4 +421,18 @@ if [ "$quick" = 1 ]; then
     ISLANDS="9 32" BUDGET=5 BUILD_DIR="$build" "${opt[@]}"
 else
     BUILD_DIR="$build" "${opt[@]}"
+fi
+
+# 9. the heap allocator against glibc's malloc (its own section of doc/benchmarks.rst).
+echo "== 9. heap allocator: as configured versus glibc, 9 and 64 islands"
+alloc=(bash "$root/bench/allocator-bench.sh")
+if [ "$doc" = 1 ]; then
+    alloc+=(--rst "$root/doc/benchmarks.rst")
+fi
+if [ "$only_tcp" = 1 ]; then
+    echo "(skipped: --only-tcp)"
+elif [ "$quick" = 1 ]; then
+    REPS=1 BUILD_DIR="$build" "${alloc[@]}"
+else
+    BUILD_DIR="$build" "${alloc[@]}"
 fi
