@@ -68,9 +68,11 @@ for rep in $(seq 1 "$reps"); do
     echo "repetition $rep done"
 done
 
-/usr/bin/python3 - "$work" "$results" "$rst" "$reps" <<'PY'
-import hashlib, re, sqlite3, statistics, sys
+/usr/bin/python3 - "$work" "$results" "$rst" "$reps" "$root/scripts" <<'PY'
+import hashlib, sqlite3, statistics, sys
 work, results, rst, reps = sys.argv[1:5]
+sys.path.insert(0, sys.argv[5])
+import rst_table
 
 def cpu(path):
     user, system = (float(x) for x in open(path).read().split()[-2:])
@@ -147,10 +149,7 @@ for prog in ("ours", "raw"):
         growth.append("%s on %s x%.3f" % (prog, short[side],
                       per_hop(side, "64", prog, "min") / per_hop(side, "9", prog, "min")))
 
-widths = [max(len(header[i]), *(len(r[i]) for r in rows)) for i in range(len(header))]
-rule = "  ".join("=" * w for w in widths)
-table = [rule, "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(), rule]
-table += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows] + [rule]
+table = [l.rstrip() for l in rst_table.table(rows, header).split("\n")]
 print("\n".join(table))
 print("64/9 islands per packet-hop (minima): " + ", ".join(growth))
 
@@ -169,14 +168,6 @@ if rst:
         "reported (``runs.allocator``, ``raw.allocator``)." %
         (name["default"], name["system"], reps, short["default"], short["system"]), ""]
     text += table + ["", "64/9 islands per packet-hop (minima): " + ", ".join(growth) + ".", ""]
-    begin, end = ".. allocator-bench begin", ".. allocator-bench end"
-    block = begin + "\n\n" + "\n".join(text) + "\n" + end + "\n"
-    doc = open(rst).read()
-    if begin in doc and end in doc:
-        doc = re.sub(re.escape(begin) + ".*?" + re.escape(end) + "\n?", lambda m: block, doc,
-                     flags=re.S)
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + block
-    open(rst, "w").write(doc)
+    rst_table.replace_section(rst, "allocator-bench", text)
     print("wrote the allocator section of", rst)
 PY

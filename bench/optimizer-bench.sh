@@ -66,9 +66,11 @@ done
 exec 1>&3 3>&-
 sleep 1 # tee flushes
 if [ -n "$rst" ]; then
-    /usr/bin/python3 - "$rst" "$rows" "$budget" <<'PY'
-import re, sys
+    /usr/bin/python3 - "$rst" "$rows" "$budget" "$root/scripts" <<'PY'
+import sys
 path, rows, budget = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, sys.argv[4])
+import rst_table
 lines = [l.rstrip("\n") for l in open(rows) if l.strip()]
 section = ["Optimizer: wall time and gap versus islands", "-" * 43, "",
            "``bench/optimizer-bench.sh --rst doc/benchmarks.rst`` (run by ``bench/run-benchmarks.sh``):"
@@ -82,15 +84,7 @@ section = ["Optimizer: wall time and gap versus islands", "-" * 43, "",
            "::", ""]
 section += ["    " + l for l in lines]
 section.append("")
-begin, end = ".. optimizer-bench begin", ".. optimizer-bench end"
-text = open(path).read()
-block = begin + "\n\n" + "\n".join(section) + "\n" + end + "\n"
-if begin in text and end in text:
-    text = re.sub(re.escape(begin) + ".*?" + re.escape(end) + "\n?", lambda m: block, text,
-                  flags=re.S)
-else:
-    text = text.rstrip("\n") + "\n\n" + block
-open(path, "w").write(text)
+rst_table.replace_section(path, "optimizer-bench", section)
 print("wrote the optimizer section of", path)
 PY
 fi
