@@ -113,24 +113,20 @@ if short["default"] == short["system"]:
     sys.exit("allocator-bench: both builds run %s (is jemalloc installed? "
              "INTELLIGENT_NETWORK_ALLOCATOR of the default build?)" % name["default"])
 
-def per_hop(side, n, prog, how):  # CPU s per million packet-hops
-    vals = runs[(side, n, prog)]
-    hops = {h for _, h in vals}
-    if len(hops) != 1:
-        sys.exit("allocator-bench: packet-hops differ between repetitions: %s" % sorted(hops))
-    cpus = [c for c, _ in vals]
-    return (min(cpus) if how == "min" else statistics.median(cpus)) / hops.pop() * 1e6
-
 for n, digests in results_of.items():  # nothing simulated depends on addresses
     if len(digests) != 1:
         sys.exit("allocator-bench: %s islands: the runs %s simulated different results "
                  "(links, rounds, island_rounds)" % (n, ", ".join(sorted(digests.values()))))
-hops = {key: vals[0][1] for key, vals in runs.items()}
-for (side, n, prog), h in hops.items():  # the allocator changes no result
-    other = hops[("system" if side == "default" else "default", n, prog)]
-    if h != other:
-        sys.exit("allocator-bench: %s %s islands: %d packet-hops with one allocator, %d with "
-                 "the other" % (prog, n, h, other))
+hops = {}  # (islands, program) -> packet-hops: the same in every repetition with either allocator
+for (side, n, prog), vals in runs.items():
+    for _, h in vals:
+        if hops.setdefault((n, prog), h) != h:
+            sys.exit("allocator-bench: %s %s islands: %d packet-hops in one run, %d in another"
+                     % (prog, n, hops[(n, prog)], h))
+
+def per_hop(side, n, prog, how):  # CPU s per million packet-hops
+    cpus = [c for c, _ in runs[(side, n, prog)]]
+    return (min(cpus) if how == "min" else statistics.median(cpus)) / hops[(n, prog)] * 1e6
 
 header = ["program", "islands", "packet-hops",
           "%s s/M min" % short["system"], "%s s/M min" % short["default"], "ratio min",
@@ -140,7 +136,7 @@ for prog in ("ours", "raw"):
     for n in ("9", "64"):
         s_min, d_min = per_hop("system", n, prog, "min"), per_hop("default", n, prog, "min")
         s_med, d_med = per_hop("system", n, prog, "med"), per_hop("default", n, prog, "med")
-        rows.append([prog, n, "{:,}".format(hops[("default", n, prog)]).replace(",", " "),
+        rows.append([prog, n, "{:,}".format(hops[(n, prog)]).replace(",", " "),
                      "%.2f" % s_min, "%.2f" % d_min, "%.3f" % (d_min / s_min),
                      "%.2f" % s_med, "%.2f" % d_med, "%.3f" % (d_med / s_med)])
 growth = []

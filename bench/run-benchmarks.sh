@@ -411,7 +411,7 @@ if [ "$doc" = 1 ]; then
 fi
 "${report[@]}"
 
-# 7. optimizer wall time and gap versus islands (its own section of doc/benchmarks.rst).
+# 8. optimizer wall time and gap versus islands (its own section of doc/benchmarks.rst).
 echo "== 8. optimizer: wall time and gap for 9, 32, 64 and 128 islands"
 opt=(bash "$root/bench/optimizer-bench.sh")
 if [ "$doc" = 1 ]; then
